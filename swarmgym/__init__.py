@@ -1,0 +1,2 @@
+"""swarmgym: benchmark coding swarms by running what they built."""
+__version__ = "0.1.0"

@@ -1,0 +1,82 @@
+"""The golden-check runner: grade a workspace against a spec's checks.
+
+``command_succeeds`` runs through :func:`swarmgym.sandbox.run_sandboxed`; the file kinds read
+the workspace (never following a path outside it); ``tool_called`` reads the swarm evidence.
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Iterable
+
+from swarmgym.config import Config
+from swarmgym.models import CheckResult, Evidence
+from swarmgym.sandbox import Limits, run_sandboxed
+from swarmgym.suite import Check
+
+MAX_READ = 2 * 1024 * 1024
+
+
+def _inside(ws: Path, pattern: str) -> list[Path]:
+    root = ws.resolve()
+    if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+        return []
+    hits = sorted(root.glob(pattern)) if any(c in pattern for c in "*?[") else [root / pattern]
+    return [p for p in hits if p.is_file() and p.resolve().is_relative_to(root)]
+
+
+def tool_names(evidence: Evidence | None) -> list[str]:
+    """Every tool call name the evidence shows, from the RunReport and the session traces."""
+    if evidence is None:
+        return []
+    names = [t.name for trace in evidence.traces.values() for t in trace.tool_calls]
+    if evidence.report:
+        names += [t.name for task in evidence.report.tasks for t in task.tool_calls]
+    for e in evidence.events:
+        if e.get("event") == "task_completed":
+            names += [t.get("name", "") for t in e.get("tool_calls") or [] if isinstance(t, dict)]
+    return names
+
+
+def _file_check(check: Check, ws: Path) -> tuple[bool, str]:
+    files = _inside(ws, check.path)
+    if not files:
+        return False, f"no file matches {check.path}"
+    if check.kind == "file_exists":
+        return True, f"{len(files)} file(s) match {check.path}"
+    rx = re.compile(check.pattern, re.MULTILINE) if check.kind == "file_matches" else None
+    for f in files:
+        text = f.read_bytes()[:MAX_READ].decode("utf-8", "replace")
+        if (rx.search(text) if rx else check.text in text):
+            return True, f"found in {f.relative_to(ws.resolve())}"
+    want = check.pattern if rx else repr(check.text)
+    return False, f"{want} not found in {check.path}"
+
+
+def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | None = None,
+              timeout: float | None = None) -> CheckResult:
+    ws = Path(workspace)
+    start = time.monotonic()
+    if check.kind == "command_succeeds":
+        res = run_sandboxed(check.run, ws, timeout=check.timeout or timeout or cfg.checks.timeout,
+                            limits=Limits.from_config(cfg.checks), extra_secrets=set(cfg.secrets),
+                            output_cap=cfg.checks.output_cap)
+        detail = "timed out; process group killed" if res.timed_out else f"exit {res.exit_code}"
+        return CheckResult(name=check.name, kind=check.kind, passed=res.exit_code == 0 and not res.timed_out,
+                           exit_code=res.exit_code, duration_s=round(res.duration_s, 3), timed_out=res.timed_out,
+                           stdout_tail=res.stdout_tail, stderr_tail=res.stderr_tail, detail=detail)
+    if check.kind == "tool_called":
+        names = tool_names(evidence)
+        ok = any(n == check.tool or n.endswith("__" + check.tool) for n in names)
+        detail = (f"{check.tool} called" if ok else
+                  f"{check.tool} never called ({len(names)} tool calls seen)" if evidence else "no swarm evidence")
+    else:
+        ok, detail = _file_check(check, ws)
+    return CheckResult(name=check.name, kind=check.kind, passed=ok, duration_s=round(time.monotonic() - start, 3),
+                       detail=detail)
+
+
+def run_checks(checks: Iterable[Check], workspace: Path, cfg: Config, evidence: Evidence | None = None,
+               timeout: float | None = None) -> list[CheckResult]:
+    return [run_check(c, workspace, cfg, evidence, timeout) for c in checks]

@@ -1,0 +1,73 @@
+"""The ``swarmgym`` command line: thin click commands over the Python API.
+
+One module per command group; each exposes ``register(group)``.  Every error derived from
+:class:`swarmgym.errors.SwarmgymError` is printed as one line and exits with its code.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from swarmgym.errors import SwarmgymError
+
+COMMAND_MODULES = [
+    "suite_cmd",     # suite hash | suite verify
+    "verify_cmd",    # verify
+    "bench_cmd",     # bench
+    "report_cmd",    # bench-report | bench-csv | report
+    "ledger_cmd",    # ledger rebuild | ledger show
+    "fleet_cmd",     # enqueue | status | resume | cancel | workers | worker | schedule
+    "explore_cmd",   # once | loop | explore
+]
+
+
+class Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SwarmgymError as e:
+            click.echo(f"swarmgym: {e}", err=True)
+            ctx.exit(e.exit_code)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "SWARMGYM"})
+@click.option("--root", "root", envvar="SWARMGYM_HOME", type=click.Path(file_okay=False), default=None,
+              help="Where ledger/, runs/ and apps/ live, and config.yaml is read [env SWARMGYM_HOME; default: cwd].")
+@click.version_option(package_name="swarmgym")
+@click.pass_context
+def cli(ctx: click.Context, root: str | None) -> None:
+    """swarmgym: benchmark coding swarms by running what they built."""
+    ctx.ensure_object(dict)
+    ctx.obj["root"] = root
+
+
+def config_from(ctx: click.Context, **overrides):
+    """Load the config for the command's --root, applying CLI overrides (dotted keys)."""
+    from swarmgym.config import load_config
+
+    root = (ctx.find_root().obj or {}).get("root")
+    return load_config(root, overrides=overrides)
+
+
+def _register() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"swarmgym.cli.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"swarmgym.cli.{name}":
+                continue  # command group not built yet
+            raise
+        mod.register(cli)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        cli(obj={})
+    except SwarmgymError as e:  # raised outside a command (e.g. at parse time)
+        click.echo(f"swarmgym: {e}", err=True)
+        sys.exit(e.exit_code)

@@ -1,0 +1,230 @@
+"""Configuration: one typed place.
+
+Sources, later wins: built-in defaults < ``<home>/config.yaml`` < ``<home>/.env`` < process env.
+Every leaf key ``section.key`` can be set by ``SWARMGYM_SECTION_KEY`` (upper case); a few
+short aliases exist (``SWARMGYM_CHECK_TIMEOUT``, ``SWARMGYM_BROKER_URL``,
+``SWARMGYM_RESULT_BACKEND``, ``SWARMGYM_PROVIDER``, ``SWARMGYM_HOME``).
+Secrets are never config keys: they live in the environment or ``.env`` only.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from swarmgym.errors import ConfigError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChecksConfig(_Section):
+    timeout: float = Field(120.0, gt=0, description="seconds per golden check before its process group is killed")
+    memory_mb: int = Field(2048, gt=0, description="address-space limit per check")
+    cpu_secs: int = Field(300, gt=0, description="CPU-seconds limit per check")
+    max_procs: int = Field(512, gt=0, description="process-count limit per check (RLIMIT_NPROC)")
+    file_size_mb: int = Field(256, gt=0, description="largest file a check may write")
+    output_cap: int = Field(16384, gt=0, description="bytes of stdout/stderr tail kept per check")
+
+
+class SwarmConfig(_Section):
+    adapter: str = Field("sim", description="goose | sim | command")
+    binary: str = Field("goose", description="path of the goose local-edition binary")
+    timeout: float = Field(3600.0, gt=0, description="seconds before the swarm's process group is killed (exit 124)")
+    mcp: list[str] = Field(default_factory=list, description="MCP servers passed as --mcp")
+    command: list[str] = Field(default_factory=list, description="argv template with {prompt} for the command adapter")
+    env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (LMSTUDIO_HOST, ...)")
+    sessions_db: str | None = Field(None, description="goose sessions.db path; default from GOOSE_PATH_ROOT or ~/.local/share/goose")
+    snapshot_max_files: int = Field(2000, gt=0)
+
+
+class BrainConfig(_Section):
+    provider: str = Field("claude", description="claude | local | operator")
+    generator_model: str = "claude-sonnet-4-5"
+    judge_model: str = "claude-opus-4-1"
+    max_tokens: int = 4096
+    anthropic_base_url: str | None = None
+    local_endpoint: str = "http://127.0.0.1:1234/v1"
+    local_model: str = "qwen2.5-coder-32b-instruct"
+    local_max_tokens: int = 32768
+    operator_poll_secs: float = 3.0
+    operator_timeout_secs: float = 1800.0
+    max_reasks: int = 2
+    max_retries: int = 4
+
+
+class ExploreConfig(_Section):
+    default_turns: int = Field(6, gt=0)
+    judge: bool = True
+
+
+class QueueConfig(_Section):
+    broker_url: str = "redis://127.0.0.1:6379/0"
+    result_backend: str | None = None
+    visibility_timeout: int = Field(172800, gt=0, description="seconds; longer than the longest job plus queue wait")
+    result_expires: int = Field(604800, gt=0)
+    lease_ttl: int = Field(120, gt=0, description="job lease expiry, renewed while the job runs")
+    sample_hz: float = Field(1.0, gt=0, description="psutil samples per second during a job")
+    artefact_cap_mb: float = Field(20.0, ge=0, description="largest artefact bundle shipped to the coordinator")
+    soft_time_limit: int = Field(7200, gt=0)
+    time_limit: int = Field(7500, gt=0)
+
+
+class Schedule(_Section):
+    name: str
+    cron: str
+    tier: Literal["smoke", "light", "medium", "high", "extreme"]
+    variant: str
+    timezone: str = "UTC"
+
+
+class Config(_Section):
+    home: Path = Field(Path("."), description="where ledger/, runs/, apps/ live")
+    suites_dir: Path = Field(REPO_ROOT / "suites")
+    suite: str = "bench-v1"
+    secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
+    checks: ChecksConfig = Field(default_factory=ChecksConfig)
+    swarm: SwarmConfig = Field(default_factory=SwarmConfig)
+    brain: BrainConfig = Field(default_factory=BrainConfig)
+    explore: ExploreConfig = Field(default_factory=ExploreConfig)
+    queue: QueueConfig = Field(default_factory=QueueConfig)
+    schedules: list[Schedule] = Field(default_factory=list)
+
+    @property
+    def ledger_dir(self) -> Path:
+        return self.home / "ledger"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.home / "runs"
+
+    @property
+    def apps_dir(self) -> Path:
+        return self.home / "apps"
+
+    @property
+    def result_url(self) -> str:
+        return self.queue.result_backend or self.queue.broker_url
+
+
+ALIASES = {
+    "SWARMGYM_HOME": "home",
+    "SWARMGYM_CHECK_TIMEOUT": "checks.timeout",
+    "SWARMGYM_BROKER_URL": "queue.broker_url",
+    "SWARMGYM_RESULT_BACKEND": "queue.result_backend",
+    "SWARMGYM_PROVIDER": "brain.provider",
+    "SWARMGYM_SWARM": "swarm.adapter",
+}
+
+
+def env_keys() -> dict[str, str]:
+    """Every env var that sets a config key, mapped to its dotted key."""
+    out = dict(ALIASES)
+    for name, field in Config.model_fields.items():
+        ann = field.annotation
+        if isinstance(ann, type) and issubclass(ann, _Section):
+            for sub in ann.model_fields:
+                out[f"SWARMGYM_{name}_{sub}".upper()] = f"{name}.{sub}"
+        elif name != "schedules":
+            out[f"SWARMGYM_{name}".upper()] = name
+    return out
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Parse a ``.env`` file (KEY=VALUE lines, # comments, optional quotes)."""
+    out: dict[str, str] = {}
+    if not path.is_file():
+        return out
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[7:]
+        if "=" not in line:
+            raise ConfigError(f"{path}:{n}: expected KEY=VALUE, got {line[:40]!r}")
+        key, _, val = line.partition("=")
+        val = val.strip()
+        if len(val) >= 2 and val[0] == val[-1] and val[0] in "'\"":
+            val = val[1:-1]
+        out[key.strip()] = val
+    return out
+
+
+def _parse_env_value(raw: str) -> Any:
+    try:
+        return yaml.safe_load(raw) if raw.strip() else raw
+    except yaml.YAMLError:
+        return raw
+
+
+def _set(data: dict, dotted: str, value: Any) -> None:
+    parts = dotted.split(".")
+    for p in parts[:-1]:
+        data = data.setdefault(p, {}) if isinstance(data.get(p, {}), dict) else data
+    data[parts[-1]] = value
+
+
+def _describe(err: dict) -> str:
+    loc = ".".join(str(x) for x in err["loc"])
+    typ = err["type"]
+    if typ == "extra_forbidden":
+        return loc, "unknown key"
+    return loc, f"expected {err['msg'].lower()}, got {err.get('input')!r}"
+
+
+def load_config(home: str | Path | None = None, *, environ: dict[str, str] | None = None,
+                overrides: dict[str, Any] | None = None) -> Config:
+    """Build the config for ``home`` (default ``$SWARMGYM_HOME`` or the cwd)."""
+    env = dict(os.environ if environ is None else environ)
+    home = Path(home or env.get("SWARMGYM_HOME") or ".").resolve()
+    dotenv = read_dotenv(home / ".env")
+    for k, v in dotenv.items():
+        env.setdefault(k, v)
+    path = home / "config.yaml"
+    data: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            loaded = yaml.safe_load(path.read_text()) or {}
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            where = f":{mark.line + 1}" if mark else ""
+            raise ConfigError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{path}: expected a mapping of keys at the top level")
+        data = loaded
+    sources: dict[str, str] = {}
+    for var, dotted in env_keys().items():
+        if var in env and dotted != "home":
+            _set(data, dotted, _parse_env_value(env[var]))
+            sources[dotted] = var
+    for dotted, value in (overrides or {}).items():
+        if value is not None:
+            _set(data, dotted, value)
+            sources[dotted] = "--" + dotted.split(".")[-1].replace("_", "-")
+    data["home"] = home
+    try:
+        cfg = Config.model_validate(data)
+    except ValidationError as e:
+        loc, what = _describe(e.errors()[0])
+        origin = sources.get(loc, str(path))
+        raise ConfigError(f"{origin}: key {loc}: {what}") from None
+    if not cfg.suites_dir.is_absolute():
+        cfg.suites_dir = (home / cfg.suites_dir).resolve()
+    return cfg
+
+
+def secret_names(cfg: Config | None = None) -> set[str]:
+    return set(cfg.secrets if cfg else [])
+
+
+def is_secret_name(name: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
+    up = name.upper()
+    return any(m in up for m in SECRET_MARKERS) or name in extra

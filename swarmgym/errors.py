@@ -1,0 +1,49 @@
+"""The one exception tree of swarmgym.
+
+    SwarmgymError            base; ``str(e)`` is a one-line message for the user
+    ├── ConfigError          bad config.yaml / env value (exit 2)
+    ├── SuiteError           bad suite file, unknown spec (exit 2)
+    ├── UsageError           bad CLI argument or input file (exit 2)
+    ├── AdapterError         the swarm could not be started (e.g. binary missing)
+    ├── LedgerError          the ledger cannot be read or written
+    ├── BrainError           a brain gave no valid answer in the allowed tries
+    └── QueueError           the broker / Celery side failed
+
+Errors that must be kept are stored as data (:class:`swarmgym.models.ErrorInfo`),
+never as pickled exceptions.
+"""
+from __future__ import annotations
+
+
+class SwarmgymError(Exception):
+    """Base class. ``exit_code`` is what the CLI exits with."""
+
+    exit_code = 1
+
+
+class ConfigError(SwarmgymError):
+    exit_code = 2
+
+
+class SuiteError(SwarmgymError):
+    exit_code = 2
+
+
+class UsageError(SwarmgymError):
+    exit_code = 2
+
+
+class AdapterError(SwarmgymError):
+    exit_code = 2
+
+
+class LedgerError(SwarmgymError):
+    exit_code = 1
+
+
+class BrainError(SwarmgymError):
+    exit_code = 1
+
+
+class QueueError(SwarmgymError):
+    exit_code = 1

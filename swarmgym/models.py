@@ -1,0 +1,278 @@
+"""Typed, versioned records shared by every part of swarmgym.
+
+Everything persisted (ledger, run folders) or sent over the queue is one of these
+pydantic models and travels as JSON.  Errors are data: :class:`ErrorInfo`.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+Status = Literal["pass", "partial", "fail", "error", "n/a"]
+Overall = Literal["pass", "partial", "fail", "error"]
+Severity = Literal["high", "medium", "low", "info"]
+TIERS: dict[str, tuple[int, int]] = {  # tier -> (specs, reps)
+    "smoke": (1, 1), "light": (3, 1), "medium": (3, 5), "high": (3, 10), "extreme": (3, 10),
+}
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Tolerant(BaseModel):
+    """For data read from tools we do not control: unknown fields are kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorInfo(Model):
+    type: str
+    message: str
+
+    @classmethod
+    def of(cls, exc: BaseException) -> "ErrorInfo":
+        return cls(type=type(exc).__name__, message=str(exc)[:2000])
+
+
+class Finding(Model):
+    severity: Severity
+    dimension: str
+    message: str
+    hint: str = ""
+
+
+class CheckResult(Model):
+    name: str
+    kind: str
+    passed: bool
+    exit_code: int | None = None
+    duration_s: float = 0.0
+    timed_out: bool = False
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    detail: str = ""
+
+
+class DimensionResult(Model):
+    name: str
+    status: Status
+    summary: str = ""
+    findings: list[Finding] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+    error: ErrorInfo | None = None
+
+
+class Verdict(Model):
+    overall: Overall
+    functional: bool
+    dimensions: dict[str, DimensionResult] = Field(default_factory=dict)
+    findings: list[Finding] = Field(default_factory=list)
+
+    def status(self, dim: str) -> str:
+        d = self.dimensions.get(dim)
+        return d.status if d else "n/a"
+
+
+# --- goose local-edition RunReport (tolerant) -------------------------------------------
+
+class ToolCall(Tolerant):
+    name: str = ""
+    is_mcp: bool = False
+    ok: bool | None = None
+
+
+class Attempt(Tolerant):
+    device: str | None = None
+    model: str | None = None
+    outcome: str | None = None
+    error: str | None = None
+    elapsed_ms: int | None = None
+
+
+class TaskOutcome(Tolerant):
+    task_id: str = ""
+    status: str = "incomplete"  # done | salvaged | failed | incomplete
+    device: str | None = None
+    model: str | None = None
+    attempts: int = 0
+    attempt_history: list[Attempt] = Field(default_factory=list)
+    elapsed_ms: int = 0
+    session_id: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    output: str = ""
+
+
+class DeviceStats(Tolerant):
+    dispatched: int = 0
+    tool_calls: int = 0
+    mcp_calls: int = 0
+    retries: int = 0
+    busy_ms: int = 0
+
+
+class RunReport(Tolerant):
+    done: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
+    salvaged: list[str] = Field(default_factory=list)
+    bonus: list[str] = Field(default_factory=list)
+    planned_files: list[str] = Field(default_factory=list)
+    results: dict[str, str] = Field(default_factory=dict)
+    dispatched_per_device: dict[str, int] = Field(default_factory=dict)
+    per_device: dict[str, DeviceStats] = Field(default_factory=dict)
+    tasks: list[TaskOutcome] = Field(default_factory=list)
+
+
+class RunOutcome(Model):
+    """What a swarm adapter returns for one run."""
+
+    adapter: str
+    argv: list[str] = Field(default_factory=list)
+    exit_code: int
+    report: RunReport | None = None
+    report_source: Literal["stdout", "events", "none"] = "none"
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    event_log: str | None = None
+    wall_secs: float = 0.0
+    timed_out: bool = False
+    has_fleet_log: bool = True
+    problems: list[str] = Field(default_factory=list)
+
+
+class SessionTrace(Model):
+    session_id: str
+    messages: int = 0
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    mcp_calls: int = 0
+    found: bool = True
+
+
+class FileEntry(Model):
+    path: str
+    size: int
+    sha256: str
+
+
+class PoolDevice(Tolerant):
+    id: str
+    model_id: str | None = None
+    weight: float = 1.0
+    instances: int = 1
+    enabled: bool = True
+    host: str | None = None
+
+
+class HostSample(Model):
+    ts: float
+    cpu_percent: float
+    mem_percent: float
+    load1: float
+    swarm_procs: int = 0
+    swarm_cpu_percent: float = 0.0
+    swarm_rss_mb: float = 0.0
+
+
+class Evidence(Model):
+    """All that collect gathered about one run: the input to verify."""
+
+    workspace: str
+    run: RunOutcome | None = None
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    event_counts: dict[str, int] = Field(default_factory=dict)
+    pool: list[PoolDevice] = Field(default_factory=list)
+    traces: dict[str, SessionTrace] = Field(default_factory=dict)
+    files: list[FileEntry] = Field(default_factory=list)
+    files_truncated: bool = False
+    host: str | None = None
+    host_samples: list[HostSample] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list)
+
+    @property
+    def report(self) -> RunReport | None:
+        return self.run.report if self.run else None
+
+
+# --- jobs -------------------------------------------------------------------------------
+
+class JobSpec(Model):
+    """One spec x rep of a campaign; what the queue carries to a host."""
+
+    schema_version: int = SCHEMA_VERSION
+    job_id: str
+    campaign_id: str
+    mode: Literal["benchmark", "exploratory"] = "benchmark"
+    suite: str
+    suite_hash: str
+    spec: str
+    app_slug: str
+    variant: str
+    tier: str
+    rep: int
+    seq: int = 0
+    hard: bool = False
+    swarm: str = "sim"
+    pin_host: str | None = None
+    flags: dict[str, str] = Field(default_factory=dict)
+    env: dict[str, str] = Field(default_factory=dict)
+    seed: int = 0
+
+
+class JobResult(Model):
+    """What a finished job sends back; the coordinator turns it into a ledger record."""
+
+    schema_version: int = SCHEMA_VERSION
+    job: JobSpec
+    session_id: str
+    host: str
+    status: Literal["done", "error", "timeout"] = "done"
+    verdict: Verdict | None = None
+    wall_secs: float = 0.0
+    exit_code: int | None = None
+    tasks_done: int = 0
+    tasks_failed: int = 0
+    per_device: dict[str, int] = Field(default_factory=dict)
+    pool: list[PoolDevice] = Field(default_factory=list)
+    idle_nodes: list[str] = Field(default_factory=list)
+    host_load: dict[str, float] = Field(default_factory=dict)
+    artefacts: str | None = None
+    error: ErrorInfo | None = None
+    started: float = 0.0
+    finished: float = 0.0
+
+
+class LedgerRecord(Model):
+    """One line of ledger/sessions.jsonl (DESIGN.md section 7)."""
+
+    schema_version: int = SCHEMA_VERSION
+    kind: Literal["session", "campaign"] = "session"
+    session_id: str
+    job_id: str
+    campaign_id: str
+    mode: Literal["benchmark", "exploratory"]
+    spec: str
+    archetype: str | None = None
+    app_slug: str
+    variant: str
+    tier: str
+    rep: int = 0
+    suite: str | None = None
+    suite_hash: str | None = None
+    host: str = ""
+    turns: int = 1
+    overall: str
+    functional: bool
+    dimensions: dict[str, str] = Field(default_factory=dict)
+    wall_secs: float = 0.0
+    exit_code: int | None = None
+    tasks_done: int = 0
+    tasks_failed: int = 0
+    flags: dict[str, str] = Field(default_factory=dict)
+    idle_nodes: list[str] = Field(default_factory=list)
+    per_device: dict[str, int] = Field(default_factory=dict)
+    error: ErrorInfo | None = None
+    ts: float
+    data: dict[str, Any] = Field(default_factory=dict)
