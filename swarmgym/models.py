@@ -140,6 +140,7 @@ class RunOutcome(Model):
     wall_secs: float = 0.0
     timed_out: bool = False
     has_fleet_log: bool = True
+    sessions_db: str | None = None
     problems: list[str] = Field(default_factory=list)
 
 
@@ -275,4 +276,49 @@ class LedgerRecord(Model):
     per_device: dict[str, int] = Field(default_factory=dict)
     error: ErrorInfo | None = None
     ts: float
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- sessions (runs/<session_id>/) -------------------------------------------------------
+
+class Turn(Model):
+    """One turn of a session: what was asked, what ran, how it was graded."""
+
+    n: int
+    kind: str = "bench"  # bench | open | feature | fix | tests | refactor | mcp-feature | change-direction | tweak-rerun
+    prompt: str = ""
+    verdict: Verdict | None = None
+    run: RunOutcome | None = None
+    per_device: dict[str, int] = Field(default_factory=dict)
+    pool: list[PoolDevice] = Field(default_factory=list)
+    diagnostics_by_model: dict[str, dict[str, int]] = Field(default_factory=dict)
+    tweak: dict[str, Any] | None = None  # {proposal, applied, rejected, before{dev:n}, after{dev:n}}
+    wall_secs: float = 0.0
+    error: ErrorInfo | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class SessionDoc(Model):
+    """Everything about one session; written as runs/<session_id>/session.json."""
+
+    schema_version: int = SCHEMA_VERSION
+    session_id: str
+    job_id: str = ""
+    campaign_id: str = ""
+    mode: Literal["benchmark", "exploratory"] = "benchmark"
+    spec: str = ""
+    archetype: str | None = None
+    app_slug: str = ""
+    variant: str = ""
+    tier: str = ""
+    suite: str | None = None
+    suite_hash: str | None = None
+    host: str = ""
+    workspace: str = ""
+    turns: list[Turn] = Field(default_factory=list)
+    overall: str = "error"
+    functional: bool = False
+    started: float = 0.0
+    finished: float = 0.0
+    error: ErrorInfo | None = None
     data: dict[str, Any] = Field(default_factory=dict)
