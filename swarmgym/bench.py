@@ -1,0 +1,81 @@
+"""Benchmark mode in-process: run a campaign's jobs here, record each as it ends.
+
+This is the embedded default — no Redis, no workers.  This process is the only ledger writer;
+with ``--parallel N`` jobs run in N threads (each swarm is its own subprocess) and results are
+recorded from the main thread as they finish.  A campaign cut short is finished by running
+``swarmgym bench --resume CAMPAIGN_ID``: jobs already in the ledger are skipped.
+"""
+from __future__ import annotations
+
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import Callable
+
+from swarmgym.campaign import (Campaign, flags_in_effect, load_campaign, new_campaign_id, plan_jobs,
+                               save_campaign)
+from swarmgym.config import Config
+from swarmgym.job import run_job
+from swarmgym.models import JobResult, JobSpec
+from swarmgym.suite import load_suite
+
+__all__ = ["plan_jobs", "flags_in_effect", "new_bench_campaign", "run_campaign", "pending_jobs"]
+
+
+def new_bench_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, suite: str | None = None,
+                       flags: dict[str, str] | None = None, seed: int = 0) -> Campaign:
+    s = load_suite(suite or cfg.suite, cfg.suites_dir)
+    cid = new_campaign_id("bench", variant, tier)
+    flags = flags_in_effect() if flags is None else flags
+    c = Campaign(campaign_id=cid, tier=tier, variant=variant, suite=s.name, suite_hash=s.hash, swarm=swarm,
+                 flags=flags, jobs=plan_jobs(s, tier, variant, swarm=swarm, campaign_id=cid, flags=flags, seed=seed))
+    save_campaign(cfg, c)
+    return c
+
+
+def pending_jobs(cfg: Config, campaign: Campaign) -> list[JobSpec]:
+    from swarmgym.ledger import Ledger
+
+    done = set(Ledger(cfg.ledger_dir).job_ids(campaign.campaign_id))
+    return [j for j in campaign.jobs if j.job_id not in done]
+
+
+def resume_campaign(cfg: Config, campaign_id: str) -> Campaign:
+    return load_campaign(cfg, campaign_id)
+
+
+def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
+                 on_start: Callable[[JobSpec], None] | None = None,
+                 on_result: Callable[[JobResult, bool], None] | None = None) -> list[JobResult]:
+    """Run every pending job of ``campaign``; record each in the ledger as it ends; rewrite reports."""
+    from swarmgym.ledger import Ledger, record_from_result
+    from swarmgym.reports import regenerate
+
+    ledger = Ledger(cfg.ledger_dir)
+    jobs = pending_jobs(cfg, campaign)
+    results: list[JobResult] = []
+
+    def finish(res: JobResult) -> None:
+        new = ledger.record(record_from_result(res))
+        results.append(res)
+        if on_result:
+            on_result(res, new)
+
+    if parallel <= 1:
+        for job in jobs:
+            if on_start:
+                on_start(job)
+            finish(run_job(job, cfg))
+    else:
+        with ThreadPoolExecutor(max_workers=parallel) as pool:
+            todo = list(jobs)
+            running = set()
+            while todo or running:
+                while todo and len(running) < parallel:
+                    job = todo.pop(0)
+                    if on_start:
+                        on_start(job)
+                    running.add(pool.submit(run_job, job, cfg))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    finish(fut.result())
+    regenerate(cfg)
+    return results

@@ -1,0 +1,74 @@
+"""``swarmgym bench``: benchmark mode in-process (the embedded default)."""
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from swarmgym.cli import config_from
+from swarmgym.models import TIERS
+
+BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
+
+
+def _line(res) -> str:
+    v = res.verdict
+    overall = "error" if v is None else v.overall
+    dims = " ".join(f"{d}={v.status(d)}" for d in ("checks", "swarm", "cluster", "diagnostics")) if v else (
+        f"{res.error.type}: {res.error.message}" if res.error else res.status)
+    return (f"{res.job.seq + 1:>3} {res.job.spec:<8} rep {res.job.rep:<2} {BADGE[overall]:<18} "
+            f"functional={int(bool(v and v.functional))} {res.wall_secs:6.1f}s  {dims}  [dim]{res.session_id}[/]")
+
+
+def register(cli: click.Group) -> None:
+    @cli.command("bench")
+    @click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
+                  help="smoke 1x1, light 3x1, medium 3x5, high 3x10, extreme 3x10 on the hard prompts [env SWARMGYM_BENCH_TIER]")
+    @click.option("--variant", default="mlx", show_default=True, help="label of the build under test [env SWARMGYM_BENCH_VARIANT]")
+    @click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter) [env SWARMGYM_BENCH_SWARM]")
+    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_BENCH_SUITE]")
+    @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
+                  help="jobs run at once in this process [env SWARMGYM_BENCH_PARALLEL]")
+    @click.option("--seed", type=int, default=0, show_default=True, help="base seed (rep r uses seed+r) [env SWARMGYM_BENCH_SEED]")
+    @click.option("--resume", "resume", default=None, metavar="CAMPAIGN_ID",
+                  help="finish a campaign cut short: run only its jobs missing from the ledger [env SWARMGYM_BENCH_RESUME]")
+    @click.option("--check-timeout", type=float, default=None, help="seconds per golden check [env SWARMGYM_BENCH_CHECK_TIMEOUT]")
+    @click.option("--swarm-timeout", type=float, default=None, help="seconds per swarm run [env SWARMGYM_BENCH_SWARM_TIMEOUT]")
+    @click.option("--turns", type=int, default=None, help="ignored in benchmark mode")
+    @click.option("--no-judge", is_flag=True, default=False, help="ignored in benchmark mode")
+    @click.option("--tweak", is_flag=True, default=False, help="ignored in benchmark mode")
+    @click.pass_context
+    def bench(ctx, tier, variant, swarm, suite, parallel, seed, resume, check_timeout, swarm_timeout,
+              turns, no_judge, tweak):
+        """Run the frozen suite through the swarm in-process and record every run in the ledger."""
+        from swarmgym.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
+
+        console = Console()
+        ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]
+        if ignored:
+            console.print(f"[yellow]note:[/] {', '.join(ignored)} ignored in benchmark mode (exploratory only)")
+        cfg = config_from(ctx, **{"checks.timeout": check_timeout, "swarm.timeout": swarm_timeout})
+        if resume:
+            campaign = resume_campaign(cfg, resume)
+        else:
+            campaign = new_bench_campaign(cfg, tier, variant, swarm=swarm or cfg.swarm.adapter, suite=suite, seed=seed)
+        todo = pending_jobs(cfg, campaign)
+        console.print(f"campaign [bold]{campaign.campaign_id}[/]: {campaign.variant} / {campaign.tier} / "
+                      f"{campaign.suite} {campaign.suite_hash} via {campaign.swarm}; "
+                      f"{len(todo)} of {len(campaign.jobs)} job(s) to run"
+                      + (f"; flags {campaign.flags}" if campaign.flags else ""))
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as progress:
+            bar = progress.add_task("bench", total=len(todo))
+
+            def started(job):
+                progress.update(bar, description=f"running {job.spec} rep {job.rep}")
+
+            def finished(res, new):
+                progress.console.print(_line(res) + ("" if new else "  [dim](already recorded)[/]"))
+                progress.advance(bar)
+
+            results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished)
+        passed = sum(1 for r in results if r.verdict and r.verdict.functional)
+        console.print(f"{passed}/{len(results)} functional; ledger: {cfg.ledger_dir}; report: {cfg.runs_dir / 'BENCHMARK.md'}")
+        console.print(f"[dim]cut short? finish with: swarmgym bench --resume {campaign.campaign_id}[/]")

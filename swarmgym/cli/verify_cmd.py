@@ -1,0 +1,69 @@
+"""``swarmgym verify``: grade an existing workspace against a suite spec."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from swarmgym.cli import config_from
+
+COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta", "n/a": "dim"}
+
+
+def grade_workspace(cfg, suite_name: str, spec_key: str, path: Path, hard: bool = False, check_timeout=None):
+    """The plain API behind the command: (spec, verdict) for ``path``."""
+    from swarmgym.collect import collect
+    from swarmgym.suite import load_suite
+    from swarmgym.verify import compose, verify
+
+    suite = load_suite(suite_name, cfg.suites_dir)
+    spec = suite.spec(spec_key)
+    evidence = collect(path, None, cfg) if (path / ".swarm").is_dir() else None
+    verdict = verify(evidence, path, spec.checks_for(hard), cfg, prompt=spec.prompt_for(hard),
+                     check_timeout=check_timeout)
+    if evidence is None:  # no swarm evidence: only what the workspace itself can show
+        for dim in ("swarm", "cluster"):
+            verdict.dimensions.pop(dim, None)
+        verdict = compose(verdict.dimensions)
+    return suite, spec, verdict
+
+
+def register(cli: click.Group) -> None:
+    @cli.command("verify")
+    @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+    @click.option("--suite", default=None, help="suite name or folder (default: config suite) [env SWARMGYM_VERIFY_SUITE]")
+    @click.option("--spec", required=True, help="spec id or app slug, e.g. compute or rdcalc [env SWARMGYM_VERIFY_SPEC]")
+    @click.option("--hard", is_flag=True, help="also grade the hard (extreme-tier) checks [env SWARMGYM_VERIFY_HARD]")
+    @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
+    @click.option("--check-timeout", type=float, default=None, help="seconds per check [env SWARMGYM_CHECK_TIMEOUT]")
+    @click.pass_context
+    def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout):
+        """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error."""
+        cfg = config_from(ctx, **{"checks.timeout": check_timeout})
+        s, sp, verdict = grade_workspace(cfg, suite or cfg.suite, spec, path.resolve(), hard)
+        if as_json:
+            out = {"suite": s.name, "suite_hash": s.hash, "spec": sp.id, "workspace": str(path.resolve()),
+                   **verdict.model_dump(mode="json")}
+            out["dimensions"] = {k: {"status": d.status, "summary": d.summary,
+                                     **({"checks": d.data.get("results", [])} if k == "checks" else d.data)}
+                                 for k, d in verdict.dimensions.items()}
+            click.echo(json.dumps(out, indent=2))
+        else:
+            con = Console()
+            t = Table(title=f"{sp.id} ({sp.app_slug}) — {s.name} {s.hash}")
+            for col in ("check", "kind", "result", "exit", "secs", "detail"):
+                t.add_column(col)
+            for r in verdict.dimensions["checks"].data.get("results", []):
+                t.add_row(r["name"], r["kind"], "[green]pass[/]" if r["passed"] else "[red]FAIL[/]",
+                          "" if r["exit_code"] is None else str(r["exit_code"]), f"{r['duration_s']:.2f}", r["detail"])
+            con.print(t)
+            for name, d in verdict.dimensions.items():
+                con.print(f"  {name:<12} [{COLOR.get(d.status, 'white')}]{d.status}[/]  {d.summary}")
+            for f in verdict.findings:
+                con.print(f"  [{'red' if f.severity == 'high' else 'yellow'}]{f.severity}[/] {f.dimension}: "
+                          f"{f.message}  [dim]→ {f.hint}[/]")
+            con.print(f"overall [bold {COLOR[verdict.overall]}]{verdict.overall}[/]  functional={verdict.functional}")
+        ctx.exit(0 if verdict.functional else 1)

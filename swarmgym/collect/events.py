@@ -1,0 +1,126 @@
+"""The swarm's structured event log: ``<workspace>/.swarm/run-<run_id>.jsonl``.
+
+One JSON object per line with ``ts``, ``run_id``, ``seq`` and ``event``.  The log may be cut
+mid-line (a crash or a timeout kill): every whole line is kept and the cut is recorded as a
+problem.  Event names are normalised (``prereview`` → ``pre_review`` …); unknown events are
+kept, counted and recorded.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from swarmgym.models import PoolDevice
+
+KNOWN_EVENTS = frozenset({
+    "run_started", "plan_loaded", "task_dispatched", "task_completed", "task_retry", "scheduler_stuck",
+    "replanned", "judge_verdict", "task_split", "pre_review", "speculated", "run_finished",
+})
+ALIASES = {"prereview": "pre_review", "speculation": "speculated", "replan": "replanned"}
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class EventLog:
+    path: Path | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    pool: list[PoolDevice] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def newest_log(workspace: Path | str, since: float | None = None) -> Path | None:
+    """The most recent ``.swarm/run-*.jsonl`` (by mtime, then name); ``since`` filters older ones."""
+    d = Path(workspace) / ".swarm"
+    if not d.is_dir():
+        return None
+    logs = []
+    for p in d.glob("run-*.jsonl"):
+        try:
+            mtime = p.stat().st_mtime
+        except OSError:
+            continue
+        if since is None or mtime >= since:
+            logs.append((mtime, p.name, p))
+    return max(logs)[2] if logs else None
+
+
+def normalise(name: Any) -> str:
+    name = str(name or "")
+    return ALIASES.get(name, name)
+
+
+def parse_lines(data: bytes, problems: list[str], where: str) -> list[dict[str, Any]]:
+    lines = data.split(b"\n")
+    ends_clean = data.endswith(b"\n") or not data
+    events = []
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw.decode("utf-8", "replace"))
+        except ValueError:
+            if n == len(lines) and not ends_clean:
+                problems.append(f"events: {where}: last line cut mid-line ({len(raw)} bytes); kept the {len(events)} whole line(s)")
+            else:
+                problems.append(f"events: {where}:{n}: not JSON; line skipped")
+            continue
+        if not isinstance(obj, dict):
+            problems.append(f"events: {where}:{n}: not a JSON object; line skipped")
+            continue
+        raw_name = obj.get("event")
+        obj["event"] = normalise(raw_name)
+        if obj["event"] != raw_name:
+            obj["event_alias"] = raw_name
+        events.append(obj)
+    return events
+
+
+def _pool(events: list[dict[str, Any]], problems: list[str]) -> list[PoolDevice]:
+    start = next((e for e in events if e["event"] == "run_started"), None)
+    if start is None:
+        problems.append("events: no run_started event; fleet pool unknown")
+        return []
+    out = []
+    for i, dev in enumerate(start.get("pool") or []):
+        try:
+            out.append(PoolDevice.model_validate(dev if isinstance(dev, dict) else {"id": str(dev)}))
+        except ValidationError:
+            problems.append(f"events: run_started.pool[{i}] unreadable; skipped")
+    return out
+
+
+def read_events(workspace: Path | str, path: Path | str | None = None, *, expect: bool = True) -> EventLog:
+    """Read the run's event log (``path``, else the newest in the workspace); never raises."""
+    log = EventLog()
+    try:
+        p = Path(path) if path else newest_log(workspace)
+        if p is None or not p.is_file():
+            if expect:
+                where = p if p is not None else Path(workspace) / ".swarm"
+                log.problems.append(f"events: no event log found ({where}/run-*.jsonl)")
+            return log
+        log.path = p
+        with open(p, "rb") as f:
+            data = f.read(MAX_LOG_BYTES + 1)
+        if len(data) > MAX_LOG_BYTES:
+            data = data[:MAX_LOG_BYTES]
+            log.problems.append(f"events: {p.name} larger than {MAX_LOG_BYTES} bytes; read the first part only")
+        log.events = parse_lines(data, log.problems, p.name)
+        for e in log.events:
+            log.counts[e["event"]] = log.counts.get(e["event"], 0) + 1
+        unknown = sorted(k for k in log.counts if k not in KNOWN_EVENTS)
+        if unknown:
+            n = sum(log.counts[k] for k in unknown)
+            log.problems.append(f"events: {n} unknown event(s) kept: {', '.join(unknown)}")
+        if not log.events:
+            log.problems.append(f"events: {p.name} holds no events")
+        else:
+            log.pool = _pool(log.events, log.problems)
+    except Exception as e:  # noqa: BLE001 - collect never raises
+        log.problems.append(f"events: {type(e).__name__}: {e}")
+    return log

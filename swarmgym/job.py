@@ -1,0 +1,124 @@
+"""The job function: workspace → swarm adapter → collect → verify → a JobResult.
+
+Plain Python: ``swarmgym bench`` calls :func:`run_job` in-process and the Celery host task wraps
+it unchanged.  :func:`run_job` never raises — anything that goes wrong becomes a result with
+status ``error`` and an :class:`ErrorInfo`, so a bad run never kills a campaign.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from swarmgym.config import Config
+from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, SessionDoc, Turn, Verdict)
+from swarmgym.suite import Check, load_suite
+
+
+def new_session_id(slug: str) -> str:
+    return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{slug}-{secrets.token_hex(3)}"
+
+
+def host_name() -> str:
+    return os.environ.get("SWARMGYM_HOST") or socket.gethostname().split(".")[0]
+
+
+def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Config, *, adapter: str,
+             variant: str, env: dict[str, str] | None = None, mcp: Iterable[str] = (), judge=None,
+             seed: int = 0, samples_fn: Callable[[], list] | None = None,
+             requirements: list[str] | None = None, host: str | None = None) -> tuple[Evidence, Verdict]:
+    """Run the swarm once in ``workspace`` and grade what it built."""
+    from swarmgym.adapters import get_adapter
+    from swarmgym.collect import collect
+    from swarmgym.verify import verify
+
+    ws = Path(workspace)
+    ws.mkdir(parents=True, exist_ok=True)
+    run_env = {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed), **(env or {})}
+    outcome = get_adapter(adapter, cfg).run(prompt, ws, mcp=tuple(mcp) or tuple(cfg.swarm.mcp), env=run_env,
+                                            timeout=cfg.swarm.timeout)
+    evidence = collect(ws, outcome, cfg)
+    evidence.host = host or host_name()
+    if samples_fn is not None:
+        evidence.host_samples = list(samples_fn() or [])
+    verdict = verify(evidence, ws, checks, cfg, judge=judge, prompt=prompt, requirements=requirements)
+    return evidence, verdict
+
+
+def turn_from(n: int, kind: str, prompt: str, evidence: Evidence, verdict: Verdict, wall: float) -> Turn:
+    """The Turn record of one graded run (shared by bench and exploratory sessions)."""
+    cluster = verdict.dimensions.get("cluster")
+    diag = verdict.dimensions.get("diagnostics")
+    return Turn(n=n, kind=kind, prompt=prompt, verdict=verdict, run=evidence.run, pool=evidence.pool,
+                per_device=(cluster.data.get("per_device", {}) if cluster else {}),
+                diagnostics_by_model=(diag.data.get("by_model", {}) if diag else {}),
+                wall_secs=round(wall, 3),
+                data={"problems": evidence.problems, "event_counts": evidence.event_counts,
+                      "files": len(evidence.files), "host_samples": len(evidence.host_samples)})
+
+
+def _summary(evidence: Evidence, verdict: Verdict) -> dict[str, Any]:
+    rep = evidence.report
+    cluster = verdict.dimensions.get("cluster")
+    samples = evidence.host_samples
+    return {
+        "exit_code": evidence.run.exit_code if evidence.run else None,
+        "tasks_done": len(rep.done) if rep else 0,
+        "tasks_failed": len(rep.failed) if rep else 0,
+        "per_device": cluster.data.get("per_device", {}) if cluster else {},
+        "idle_nodes": cluster.data.get("idle_nodes", []) if cluster else [],
+        "pool": evidence.pool,
+        "host_load": ({"cpu_mean": round(sum(s.cpu_percent for s in samples) / len(samples), 1),
+                       "load1_max": max(s.load1 for s in samples), "samples": len(samples)} if samples else {}),
+    }
+
+
+def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
+            session_id: str | None = None) -> JobResult:
+    """Run one spec x rep job end to end. Never raises."""
+    from swarmgym.reports.session import write_session
+
+    host = host or host_name()
+    sid = session_id or new_session_id(job.app_slug)
+    started = time.time()
+    doc = SessionDoc(session_id=sid, job_id=job.job_id, campaign_id=job.campaign_id, mode=job.mode, spec=job.spec,
+                     app_slug=job.app_slug, variant=job.variant, tier=job.tier, suite=job.suite,
+                     suite_hash=job.suite_hash, host=host, started=started,
+                     data={"rep": job.rep, "flags": job.flags, "swarm": job.swarm})
+    result = JobResult(job=job, session_id=sid, host=host, status="error", started=started)
+    try:
+        suite = load_suite(job.suite, cfg.suites_dir)
+        if suite.hash != job.suite_hash:
+            raise RuntimeError(f"suite {job.suite} on host {host} hashes to {suite.hash}, job expects {job.suite_hash}")
+        spec = suite.spec(job.spec)
+        prompt, checks = spec.prompt_for(job.hard), spec.checks_for(job.hard)
+        ws = cfg.apps_dir / job.app_slug / sid
+        doc.workspace = str(ws)
+        ctx = sampler() if sampler else contextlib.nullcontext()
+        with ctx as s:
+            evidence, verdict = run_turn(ws, prompt, checks, cfg, adapter=job.swarm, variant=job.variant,
+                                         env={**job.flags, **job.env}, seed=job.seed, host=host,
+                                         samples_fn=(lambda: s.samples) if s is not None else None)
+        wall = time.time() - started
+        doc.turns.append(turn_from(1, "bench", prompt, evidence, verdict, wall))
+        timed_out = bool(evidence.run and evidence.run.timed_out)
+        result = result.model_copy(update={"status": "timeout" if timed_out else "done", "verdict": verdict,
+                                           "wall_secs": round(wall, 3), **_summary(evidence, verdict)})
+        doc.overall, doc.functional = verdict.overall, verdict.functional
+    except Exception as e:
+        result.error = ErrorInfo.of(e)
+        result.wall_secs = round(time.time() - started, 3)
+        doc.error = result.error
+        doc.turns.append(Turn(n=1, kind="bench", error=result.error, wall_secs=result.wall_secs))
+    result.finished = doc.finished = time.time()
+    try:
+        write_session(cfg.runs_dir, doc)
+        result.artefacts = str(cfg.runs_dir / sid)
+    except Exception as e:  # the verdict stands even if the report could not be written
+        result.artefacts = None
+        doc.data["report_error"] = ErrorInfo.of(e).model_dump()
+    return result

@@ -1,0 +1,98 @@
+"""``ledger/ledger.sqlite``: a WAL-mode index over the jsonl, rebuildable at any time.
+
+One row per job_id (UNIQUE; the first line for a job wins), the columns reports need read
+directly (no JSON parsing on the hot path), and the full record JSON.  ``meta`` remembers how
+far into the jsonl the index has read (byte offset and line count), so opening a ledger only
+reads lines appended since, and a missing or stale index is rebuilt from the jsonl.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable
+
+from swarmgym.errors import LedgerError
+
+INDEX_VERSION = 1
+
+COLUMNS = ("job_id", "kind", "session_id", "campaign_id", "mode", "spec", "archetype", "app_slug",
+           "variant", "tier", "rep", "suite", "suite_hash", "host", "overall", "functional",
+           "checks", "swarm", "cluster", "diagnostics", "wall_secs", "exit_code", "tasks_done",
+           "tasks_failed", "idle_nodes", "flags", "ts", "line", "json")
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    job_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, session_id TEXT NOT NULL,
+    campaign_id TEXT, mode TEXT, spec TEXT, archetype TEXT, app_slug TEXT, variant TEXT,
+    tier TEXT, rep INTEGER, suite TEXT, suite_hash TEXT, host TEXT, overall TEXT,
+    functional INTEGER, checks TEXT, swarm TEXT, cluster TEXT, diagnostics TEXT,
+    wall_secs REAL, exit_code INTEGER, tasks_done INTEGER, tasks_failed INTEGER,
+    idle_nodes TEXT, flags TEXT, ts REAL, line INTEGER, json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS records_session ON records(session_id);
+CREATE INDEX IF NOT EXISTS records_campaign ON records(campaign_id);
+CREATE INDEX IF NOT EXISTS records_variant ON records(variant);
+CREATE INDEX IF NOT EXISTS records_spec ON records(spec);
+CREATE INDEX IF NOT EXISTS records_suite_hash ON records(suite_hash);
+CREATE INDEX IF NOT EXISTS records_ts ON records(ts);
+CREATE INDEX IF NOT EXISTS records_kind_mode ON records(kind, mode);
+"""
+
+INSERT = (f"INSERT OR IGNORE INTO records ({', '.join(COLUMNS)}) "
+          f"VALUES ({', '.join('?' * len(COLUMNS))})")
+
+
+def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    try:
+        if readonly:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        else:
+            con = sqlite3.connect(path, timeout=30)
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.Error as e:
+        raise LedgerError(f"{path}: cannot open the ledger index ({e})") from None
+    return con
+
+
+def init(con: sqlite3.Connection, path: Path) -> None:
+    """Create the tables; refuse an index written by a newer swarmgym."""
+    con.executescript(SCHEMA)
+    row = con.execute("SELECT value FROM meta WHERE key='index_version'").fetchone()
+    if row is None:
+        con.execute("INSERT OR REPLACE INTO meta VALUES ('index_version', ?)", (str(INDEX_VERSION),))
+        con.commit()
+    elif int(row[0]) > INDEX_VERSION:
+        raise LedgerError(f"{path}: index version {row[0]} is newer than this swarmgym understands "
+                          f"({INDEX_VERSION}); upgrade swarmgym (or delete the file: it is rebuilt from the jsonl)")
+
+
+def get_meta(con: sqlite3.Connection) -> tuple[int, int]:
+    rows = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('offset', 'lines')").fetchall())
+    return int(rows.get("offset", 0)), int(rows.get("lines", 0))
+
+
+def set_meta(con: sqlite3.Connection, offset: int, lines: int) -> None:
+    con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    [("offset", str(offset)), ("lines", str(lines))])
+
+
+def row_of(obj: dict[str, Any], line: int, raw: str) -> tuple:
+    dims = obj.get("dimensions") or {}
+    return (
+        obj["job_id"], obj.get("kind", "session"), obj.get("session_id", ""), obj.get("campaign_id"),
+        obj.get("mode"), obj.get("spec"), obj.get("archetype"), obj.get("app_slug"), obj.get("variant"),
+        obj.get("tier"), obj.get("rep"), obj.get("suite"), obj.get("suite_hash"), obj.get("host"),
+        obj.get("overall"), 1 if obj.get("functional") else 0,
+        dims.get("checks"), dims.get("swarm"), dims.get("cluster"), dims.get("diagnostics"),
+        obj.get("wall_secs"), obj.get("exit_code"), obj.get("tasks_done"), obj.get("tasks_failed"),
+        json.dumps(obj.get("idle_nodes") or []), json.dumps(obj.get("flags") or {}, sort_keys=True),
+        obj.get("ts"), line, raw,
+    )
+
+
+def insert(con: sqlite3.Connection, rows: Iterable[tuple]) -> int:
+    before = con.total_changes
+    con.executemany(INSERT, rows)
+    return con.total_changes - before

@@ -1,0 +1,73 @@
+"""Turning what a job sends back into the ledger's record (DESIGN.md section 7)."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord
+
+
+def record_from_result(result: JobResult) -> LedgerRecord:
+    """The ledger record for one finished job.
+
+    A job that ended with a verdict takes overall/functional/dimension statuses from it.  A job
+    that *errored* (the harness could not finish it) is ``overall="error"``; a job that *timed out*
+    is a ``"fail"`` of the swarm (a hung swarm is a result, not a harness fault).  Both carry an
+    ErrorInfo and are never functional unless a verdict proved otherwise.
+    """
+    job, verdict = result.job, result.verdict
+    error = result.error
+    dims: dict[str, str] = {}
+    if verdict is not None:
+        dims = {name: d.status for name, d in verdict.dimensions.items()}
+    if result.status == "done" and verdict is not None:
+        overall, functional = verdict.overall, verdict.functional
+    elif result.status == "timeout":
+        overall, functional = "fail", bool(verdict and verdict.functional)
+        error = error or ErrorInfo(type="Timeout", message=f"job {job.job_id} timed out after {result.wall_secs:.0f}s")
+    else:
+        overall, functional = "error", False
+        error = error or ErrorInfo(
+            type="JobError" if result.status == "error" else "MissingVerdict",
+            message=f"job {job.job_id} ended with status {result.status!r}"
+                    + ("" if verdict is not None else " and no verdict"))
+    data: dict[str, Any] = {"status": result.status}
+    if result.host_load:
+        data["host_load"] = dict(result.host_load)
+    if result.artefacts:
+        data["artefacts"] = result.artefacts
+    if result.started or result.finished:
+        data["started"], data["finished"] = result.started, result.finished
+    if verdict is not None:
+        data["findings"] = _finding_counts(verdict.findings)
+    return LedgerRecord(
+        session_id=result.session_id, job_id=job.job_id, campaign_id=job.campaign_id, mode=job.mode,
+        spec=job.spec, archetype=job.spec if job.mode == "exploratory" else None, app_slug=job.app_slug,
+        variant=job.variant, tier=job.tier, rep=job.rep, suite=job.suite, suite_hash=job.suite_hash,
+        host=result.host, turns=1, overall=overall, functional=functional, dimensions=dims,
+        wall_secs=result.wall_secs, exit_code=result.exit_code, tasks_done=result.tasks_done,
+        tasks_failed=result.tasks_failed, flags=dict(job.flags), idle_nodes=list(result.idle_nodes),
+        per_device=dict(result.per_device), error=error, ts=result.finished or time.time(), data=data,
+    )
+
+
+def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
+                    findings: list[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
+                    mode: str = "benchmark", idle_nodes: list[str] = (), data: dict[str, Any] | None = None,
+                    ts: float | None = None) -> LedgerRecord:
+    """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once."""
+    payload = dict(data or {})
+    payload["findings"] = [f.model_dump() for f in findings]
+    return LedgerRecord(
+        kind="campaign", session_id=f"campaign:{campaign_id}", job_id=f"campaign:{campaign_id}",
+        campaign_id=campaign_id, mode=mode, spec="*", app_slug="*", variant=variant, tier=tier,
+        suite=suite, suite_hash=suite_hash, overall=overall, functional=overall == "pass",
+        idle_nodes=list(idle_nodes), ts=ts or time.time(), data=payload,
+    )
+
+
+def _finding_counts(findings: list[Finding]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for f in findings:
+        out[f.severity] = out.get(f.severity, 0) + 1
+    return out

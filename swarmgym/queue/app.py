@@ -1,0 +1,114 @@
+"""The Celery app: one settings function for every process (CLI, host workers, coordinator, beat, flower).
+
+DESIGN.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
+backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, results kept
+longer than any campaign, task events on for Flower.
+
+``celery -A swarmgym.queue.app worker`` uses the module-level :data:`app`, built from the config of
+``$SWARMGYM_HOME`` (or the cwd).
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit, urlunsplit
+
+from celery import Celery
+from kombu import Queue
+
+from swarmgym.config import Config, load_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
+
+TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules"]
+
+
+def mask_url(url: str | None) -> str:
+    """``redis://:s3cret@host:6379/0`` -> ``redis://:***@host:6379/0``; never print a password."""
+    if not url:
+        return ""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return re.sub(r"//[^@/]*@", "//***@", url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))
+
+
+def celery_settings(cfg: Config) -> dict:
+    q = cfg.queue
+    transport = {"visibility_timeout": q.visibility_timeout}
+    settings = dict(
+        broker_url=q.broker_url,
+        result_backend=cfg.result_url,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        result_accept_content=["json"],
+        event_serializer="json",
+        broker_transport_options=dict(transport),
+        result_backend_transport_options=dict(transport),
+        visibility_timeout=q.visibility_timeout,
+        worker_prefetch_multiplier=1,
+        worker_disable_prefetch=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_track_started=True,
+        result_expires=q.result_expires,
+        result_extended=True,
+        task_send_sent_event=True,
+        worker_send_task_events=True,
+        broker_connection_retry_on_startup=True,
+        task_soft_time_limit=q.soft_time_limit,
+        task_time_limit=q.time_limit,
+        task_default_queue=COORDINATOR_QUEUE,
+        task_queues=[Queue(COORDINATOR_QUEUE)],
+        task_create_missing_queues=True,
+        task_routes=(route_task,),
+        timezone="UTC",
+        enable_utc=True,
+        worker_hijack_root_logger=False,
+    )
+    if q.broker_url.startswith("rediss://"):
+        settings["broker_use_ssl"] = {"ssl_cert_reqs": "required"}
+    if cfg.result_url.startswith("rediss://"):
+        settings["redis_backend_use_ssl"] = {"ssl_cert_reqs": "required"}
+    return settings
+
+
+def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
+    """The Celery app for ``cfg``; every process that talks to the broker builds it here."""
+    cfg = cfg or load_config()
+    app = Celery(main, include=TASK_MODULES, set_as_current=True)
+    app.conf.update(celery_settings(cfg))
+    from swarmgym.queue.schedules import beat_schedule
+
+    app.conf.beat_schedule = beat_schedule(cfg)
+    app.swarmgym_config = cfg  # type: ignore[attr-defined]
+    return app
+
+
+def app_config(app: Celery) -> Config:
+    """The swarmgym config an app was built from (tasks read it through ``self.app``)."""
+    cfg = getattr(app, "swarmgym_config", None)
+    if cfg is None:
+        cfg = load_config()
+        app.swarmgym_config = cfg  # type: ignore[attr-defined]
+    return cfg
+
+
+def __getattr__(name: str):
+    """``app`` (what ``celery -A swarmgym.queue.app`` looks up) is built on first use, so importing
+    :func:`make_app` never reads the cwd's config."""
+    if name in ("app", "celery"):
+        global _default
+        if _default is None:
+            _default = make_app()
+        return _default
+    raise AttributeError(name)
+
+
+_default: Celery | None = None

@@ -1,0 +1,67 @@
+"""Queue names and the router: a job goes to its pinned host's queue, else to its variant's queue.
+
+Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine), ``coordinator``
+(the only ledger writer).  A host worker named ``<variant>@<host>`` consumes
+``variant.<v>,host.<host>``.
+"""
+from __future__ import annotations
+
+import re
+
+from swarmgym.errors import UsageError
+
+COORDINATOR_QUEUE = "coordinator"
+RUN_JOB = "swarmgym.run_job"
+COORDINATOR_TASKS = ("swarmgym.record_job", "swarmgym.store_artefacts", "swarmgym.finalize_campaign",
+                     "swarmgym.reconcile", "swarmgym.open_campaign", "swarmgym.mark_campaign",
+                     "swarmgym.scheduled_campaign")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
+
+
+def check_name(kind: str, value: str) -> str:
+    if not _NAME.match(value or ""):
+        raise UsageError(f"--{kind} {value!r}: expected letters, digits, '.', '_' or '-' (max 63)")
+    return value
+
+
+def variant_queue(variant: str) -> str:
+    return f"variant.{check_name('variant', variant)}"
+
+
+def host_queue(host: str) -> str:
+    return f"host.{check_name('host', host)}"
+
+
+def worker_name(variant: str, host: str) -> str:
+    return f"{check_name('variant', variant)}@{check_name('host', host)}"
+
+
+def worker_queues(variant: str, host: str) -> list[str]:
+    return [variant_queue(variant), host_queue(host)]
+
+
+def queue_for_job(job: dict) -> str:
+    """The queue of one JobSpec (as a dict): pinned host first, then variant."""
+    if job.get("pin_host"):
+        return host_queue(job["pin_host"])
+    return variant_queue(job["variant"])
+
+
+def route_task(name, args, kwargs, options, task=None, **kw):
+    """Celery router (``task_routes``): explicit ``queue=`` wins; jobs by variant/host; the rest to the coordinator."""
+    if options.get("queue"):
+        return None
+    if name == RUN_JOB:
+        job = (args or [None])[0] if args else (kwargs or {}).get("job")
+        if isinstance(job, dict):
+            return {"queue": queue_for_job(job)}
+        if isinstance(job, str):
+            import json
+            try:
+                return {"queue": queue_for_job(json.loads(job))}
+            except (ValueError, KeyError):
+                return None
+        return None
+    if name in COORDINATOR_TASKS:
+        return {"queue": COORDINATOR_QUEUE}
+    return None

@@ -1,0 +1,71 @@
+"""The verify stack: seven dimensions from four sources, composed into one verdict.
+
+Dimensions are small functions registered by name (:func:`dimension`); each gets a
+:class:`VerifyContext` and returns a :class:`DimensionResult`.  A dimension that raises is
+recorded as ``error`` and never sinks the verdict.  The judge dimensions come from an
+optional ``judge`` callable (exploratory mode); benchmark mode runs without one.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Protocol
+
+from swarmgym.config import Config
+from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, HostSample, Verdict
+from swarmgym.suite import Check
+from swarmgym.verify.context import VerifyContext
+from swarmgym.verify.verdict import compose
+
+__all__ = ["verify", "compose", "dimension", "errored", "Judge", "REGISTRY"]
+
+Dimension = Callable[[VerifyContext], DimensionResult]
+REGISTRY: dict[str, Dimension] = {}
+
+
+class Judge(Protocol):
+    def __call__(self, workspace: Path, prompt: str, requirements: list[str],
+                 evidence: Evidence | None) -> list[DimensionResult]: ...
+
+
+def dimension(name: str) -> Callable[[Dimension], Dimension]:
+    """Register a verify dimension under ``name`` (order of registration = order of reports)."""
+    def deco(fn: Dimension) -> Dimension:
+        REGISTRY[name] = fn
+        return fn
+    return deco
+
+
+def errored(name: str, exc: BaseException) -> DimensionResult:
+    """The record of a dimension that crashed: status ``error``, the exception kept as data."""
+    return DimensionResult(name=name, status="error", summary=f"dimension crashed: {type(exc).__name__}: {exc}",
+                           error=ErrorInfo.of(exc),
+                           findings=[Finding(severity="low", dimension=name,
+                                             message=f"{name} could not be computed: {exc}",
+                                             hint="see the error in session.json; the other dimensions stand")])
+
+
+def _guarded(name: str, fn: Callable[[], DimensionResult]) -> DimensionResult:
+    try:
+        return fn()
+    except Exception as e:  # a crashing dimension is data, not a crash
+        return errored(name, e)
+
+
+def verify(evidence: Evidence | None, workspace: str | Path, checks: list[Check], cfg: Config, *,
+           judge: Judge | None = None, samples: list[HostSample] | None = None, prompt: str = "",
+           requirements: list[str] | None = None, check_timeout: float | None = None) -> Verdict:
+    """Grade ``workspace`` on every registered dimension (plus the judge's). Never raises."""
+    from swarmgym.verify import checks as _c, cluster as _cl, diagnostics as _d, swarm as _s  # noqa: F401 (register)
+
+    ctx = VerifyContext(evidence=evidence, workspace=Path(workspace), checks=list(checks), cfg=cfg,
+                        samples=list(samples or (evidence.host_samples if evidence else [])),
+                        check_timeout=check_timeout)
+    dims = {name: _guarded(name, lambda fn=fn: fn(ctx)) for name, fn in REGISTRY.items()}
+    if judge is not None:
+        try:
+            for d in judge(ctx.workspace, prompt, list(requirements or []), evidence):
+                dims[d.name] = d
+        except Exception as e:
+            for name in ("requirements", "code_quality", "bugs"):
+                dims[name] = errored(name, e)
+    return compose(dims)

@@ -1,0 +1,106 @@
+from swarmgym.models import DimensionResult, Finding, HostSample, PoolDevice, TaskOutcome
+from swarmgym.suite import Check
+from swarmgym.verify import REGISTRY, compose, dimension, verify
+
+from tests.verify.conftest import make_evidence
+
+OK = Check(name="ok", kind="command_succeeds", run="python3 -c 'print(1+1)' | grep -q 2")
+BAD = Check(name="bad", kind="command_succeeds", run="python3 -c 'print(3)' | grep -q 2")
+
+
+def test_clean_run_with_passing_checks_is_pass_and_functional(tmp_path, cfg):
+    v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg)
+    assert v.overall == "pass" and v.functional
+    assert {d: v.status(d) for d in ("checks", "swarm", "cluster", "diagnostics")} == {
+        "checks": "pass", "swarm": "pass", "cluster": "pass", "diagnostics": "pass"}
+
+
+def test_failing_golden_check_fails_verdict_and_names_the_check(tmp_path, cfg):
+    v = verify(make_evidence(tmp_path), tmp_path, [OK, BAD], cfg)
+    assert v.overall == "fail" and not v.functional
+    assert any("'bad'" in f.message and f.severity == "high" for f in v.findings)
+
+
+def test_starved_device_raises_cluster_finding_and_fails_cluster(tmp_path, cfg):
+    ev = make_evidence(tmp_path, dispatched={"a": 4, "b": 0})
+    v = verify(ev, tmp_path, [OK], cfg)
+    assert v.status("cluster") == "fail"
+    assert any("device b starved" in f.message for f in v.findings)
+    assert v.dimensions["cluster"].data["idle_nodes"] == ["b"]
+    assert v.functional and v.overall == "fail"
+
+
+def test_weighted_fair_share_flags_underused_device(tmp_path, cfg):
+    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=3)]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 6, "b": 2}, pool=pool), tmp_path, [OK], cfg)
+    shares = {r["device"]: r for r in v.dimensions["cluster"].data["shares"]}
+    assert shares["b"]["fair"] == 6.0 and shares["b"]["state"] == "underused"
+    assert v.status("cluster") == "partial"
+
+
+def test_starved_device_on_idle_host_is_confirmed_idle(tmp_path, cfg):
+    samples = [HostSample(ts=i, cpu_percent=3.0, mem_percent=20, load1=0.1) for i in range(5)]
+    pool = [PoolDevice(id="a", host="h1"), PoolDevice(id="b", host="h1")]
+    ev = make_evidence(tmp_path, dispatched={"a": 4, "b": 0}, pool=pool, host="h1", samples=samples)
+    v = verify(ev, tmp_path, [OK], cfg)
+    assert any("confirmed idle" in f.message for f in v.findings)
+
+
+def test_disabled_device_is_not_starved(tmp_path, cfg):
+    pool = [PoolDevice(id="a"), PoolDevice(id="b", enabled=False)]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 4}, pool=pool), tmp_path, [OK], cfg)
+    assert v.status("cluster") == "pass"
+
+
+def test_narrator_task_with_zero_tool_calls_raises_diagnostics_finding(tmp_path, cfg):
+    tasks = [TaskOutcome(task_id="t1", status="done", device="a", model="qwen", session_id="s1", tool_calls=[]),
+             TaskOutcome(task_id="t2", status="done", device="b", model="qwen", session_id="s2",
+                         tool_calls=[{"name": "developer__shell"}])]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 1, "b": 1}, tasks=tasks), tmp_path, [OK], cfg)
+    assert v.status("diagnostics") == "fail"
+    assert any("narration: task t1" in f.message for f in v.findings)
+    assert v.dimensions["diagnostics"].data["by_model"]["qwen"]["narration"] == 1
+
+
+def test_not_implemented_left_in_is_reported_with_file_and_line(tmp_path, cfg):
+    (tmp_path / "app.py").write_text("def f():\n    # TODO later\n    raise NotImplementedError\n")
+    v = verify(None, tmp_path, [OK], cfg)
+    msgs = [f.message for f in v.findings]
+    assert "NotImplementedError at app.py:3" in msgs and "TODO at app.py:2" in msgs
+    assert v.status("diagnostics") == "fail"
+
+
+def test_timed_out_swarm_fails_swarm_dimension(tmp_path, cfg):
+    v = verify(make_evidence(tmp_path, exit_code=124, timed_out=True), tmp_path, [OK], cfg)
+    assert v.status("swarm") == "fail" and v.overall == "fail"
+
+
+def test_crashing_dimension_is_recorded_as_error_and_verdict_still_computed(tmp_path, cfg):
+    @dimension("explodes")
+    def explodes(ctx):
+        raise ZeroDivisionError("boom")
+    try:
+        v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg)
+    finally:
+        REGISTRY.pop("explodes")
+    d = v.dimensions["explodes"]
+    assert d.status == "error" and d.error.type == "ZeroDivisionError"
+    assert v.functional and v.overall == "partial"
+
+
+def test_judge_dimensions_join_the_verdict_and_a_crashing_judge_is_error(tmp_path, cfg):
+    def judge(ws, prompt, reqs, ev):
+        return [DimensionResult(name="code_quality", status="partial", data={"score": 3})]
+
+    v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg, judge=judge)
+    assert v.status("code_quality") == "partial" and v.overall == "partial"
+
+    def broken(ws, prompt, reqs, ev):
+        raise RuntimeError("judge offline")
+    v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg, judge=broken)
+    assert v.status("requirements") == "error" and v.functional
+
+
+def test_compose_fails_on_any_high_finding_even_if_dimensions_pass():
+    d = DimensionResult(name="x", status="pass", findings=[Finding(severity="high", dimension="x", message="m")])
+    assert compose({"x": d}).overall == "fail"
