@@ -61,7 +61,7 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
     if check.kind == "command_succeeds":
         res = run_sandboxed(check.run, ws, timeout=check.timeout or timeout or cfg.checks.timeout,
                             limits=Limits.from_config(cfg.checks), extra_secrets=set(cfg.secrets),
-                            output_cap=cfg.checks.output_cap)
+                            output_cap=cfg.checks.output_cap, env_extra=cfg.checks.env)
         detail = "timed out; process group killed" if res.timed_out else f"exit {res.exit_code}"
         return CheckResult(name=check.name, kind=check.kind, passed=res.exit_code == 0 and not res.timed_out,
                            exit_code=res.exit_code, duration_s=round(res.duration_s, 3), timed_out=res.timed_out,

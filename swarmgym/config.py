@@ -32,6 +32,9 @@ class ChecksConfig(_Section):
     max_procs: int = Field(512, gt=0, description="process-count limit per check (RLIMIT_NPROC)")
     file_size_mb: int = Field(256, gt=0, description="largest file a check may write")
     output_cap: int = Field(16384, gt=0, description="bytes of stdout/stderr tail kept per check")
+    env: dict[str, str] = Field(default_factory=lambda: {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+                                description="extra env for checks; by default pytest does not autoload the "
+                                            "plugins of swarmgym's own environment (hypothesis, celery, ...)")
 
 
 class SwarmConfig(_Section):
@@ -75,6 +78,9 @@ class QueueConfig(_Section):
     artefact_cap_mb: float = Field(20.0, ge=0, description="largest artefact bundle shipped to the coordinator")
     soft_time_limit: int = Field(7200, gt=0)
     time_limit: int = Field(7500, gt=0)
+    reconcile_secs: float = Field(300.0, gt=0, description="how often beat runs reconcile")
+    lost_grace: float = Field(900.0, ge=0, description="a job unseen (not queued/running/recorded) this long is re-sent")
+    schedule_grace: float = Field(1800.0, gt=0, description="a cron window older than this is skipped, not run late")
 
 
 class Schedule(_Section):
@@ -168,7 +174,11 @@ def _parse_env_value(raw: str) -> Any:
 def _set(data: dict, dotted: str, value: Any) -> None:
     parts = dotted.split(".")
     for p in parts[:-1]:
-        data = data.setdefault(p, {}) if isinstance(data.get(p, {}), dict) else data
+        if data.get(p) is None:
+            data[p] = {}
+        if not isinstance(data[p], dict):
+            return  # not a mapping: validation reports the section itself
+        data = data[p]
     data[parts[-1]] = value
 
 
@@ -177,7 +187,10 @@ def _describe(err: dict) -> str:
     typ = err["type"]
     if typ == "extra_forbidden":
         return loc, "unknown key"
-    return loc, f"expected {err['msg'].lower()}, got {err.get('input')!r}"
+    msg = err["msg"].removeprefix("Input should be ").removeprefix("Value error, ")
+    if typ in ("model_type", "dict_type"):
+        msg = "a mapping of keys"
+    return loc, f"expected {msg[:1].lower() + msg[1:]}, got {err.get('input')!r}"
 
 
 def load_config(home: str | Path | None = None, *, environ: dict[str, str] | None = None,

@@ -47,16 +47,19 @@ class OperatorBrain:
         self.dir.mkdir(parents=True, exist_ok=True)
         nums = [int(m.group(1)) for p in self.dir.iterdir() if (m := _REQ.match(p.name))]
         n = max(nums, default=0) + 1
-        while True:  # O_EXCL: two harness processes never get the same number
-            path = self.dir / f"req-{n}.json"
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                n += 1
-                continue
-            with os.fdopen(fd, "w") as f:
-                json.dump({**payload, "id": n}, f, indent=2)
-            return n, path
+        tmp = self.dir / f".req.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            while True:  # link() is atomic and exclusive: readers never see half a request, numbers never clash
+                path = self.dir / f"req-{n}.json"
+                tmp.write_text(json.dumps({**payload, "id": n}, indent=2))
+                try:
+                    os.link(tmp, path)
+                except FileExistsError:
+                    n += 1
+                    continue
+                return n, path
+        finally:
+            tmp.unlink(missing_ok=True)
 
     def _pending(self, n: int, line: str | None) -> None:
         """Add (``line``) or remove (None) request ``n`` in PENDING.md."""
@@ -82,7 +85,11 @@ class OperatorBrain:
                 if resp.is_file():
                     text = resp.read_text(errors="replace")
                     if text.strip():
-                        self.usage.add(len(system + user) // 4, len(text) // 4)  # rough: operators have no meter
+                        time.sleep(min(poll, 0.2))  # let a writer that is still writing finish
+                        again = resp.read_text(errors="replace")
+                        if again != text:
+                            continue
+                        self.usage.add(0, 0)  # an operator has no token meter: count the call only
                         return text
                 if time.monotonic() >= deadline:
                     raise BrainError(f"operator brain: no answer in {resp} after {timeout:g}s "

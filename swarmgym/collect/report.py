@@ -8,11 +8,12 @@ reported back as a one-line problem string.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import ValidationError
 
-from swarmgym.models import RunReport, TaskOutcome, ToolCall
+from swarmgym.models import RunReport, TaskOutcome
 
 #: the RunReport fields of the goose version this harness was written against (DESIGN.md section 4)
 KNOWN_FIELDS = tuple(RunReport.model_fields)
@@ -26,7 +27,11 @@ def is_mcp_name(name: str) -> bool:
 
 
 def find_json_object(text: str) -> dict[str, Any] | None:
-    """The report object in ``text``: the whole text, else the last line or block that parses."""
+    """The RunReport object in ``text``: the whole text, else a line that starts an object
+    which decodes to the end of a line and holds at least one RunReport field (the last wins).
+
+    A truncated report is not a report: nested objects inside it are never taken for one.
+    """
     text = (text or "").strip()
     if not text:
         return None
@@ -37,16 +42,15 @@ def find_json_object(text: str) -> dict[str, Any] | None:
         pass
     decoder = json.JSONDecoder()
     found = None
-    pos = text.find("{")
-    while pos != -1:  # progress lines before (or after) the JSON: take the last object that decodes
+    for m in re.finditer(r"^[ \t]*\{", text, re.MULTILINE):
+        start = m.end() - 1
         try:
-            obj, end = decoder.raw_decode(text, pos)
+            obj, end = decoder.raw_decode(text, start)
         except ValueError:
-            pos = text.find("{", pos + 1)
             continue
-        if isinstance(obj, dict):
+        rest = text[end:].split("\n", 1)[0]
+        if isinstance(obj, dict) and not rest.strip() and any(k in obj for k in KNOWN_FIELDS):
             found = obj
-        pos = text.find("{", end)
     return found
 
 

@@ -1,9 +1,10 @@
 """``ledger/sessions.jsonl``: the append-only source of truth, one LedgerRecord JSON per line.
 
 Reading tolerates damage: a line cut by a crash mid-write (no trailing newline) is skipped with a
-warning and never consumed, and any unparseable line is skipped with a warning naming its line.
-Appending starts on a fresh line when the file ends in torn bytes, so a new record is never glued
-onto them.  Every append is flushed and fsynced before it counts.
+warning and never consumed, and any line that is not a valid record is skipped with a warning
+naming its line.  A record with a newer ``schema_version`` than this swarmgym knows is a clear
+:class:`LedgerError` (never silently dropped).  Appending starts on a fresh line when the file
+ends in torn bytes, so a new record is never glued onto them.  Every append is fsynced.
 """
 from __future__ import annotations
 
@@ -12,57 +13,73 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Iterator
+
+from pydantic import ValidationError
 
 from swarmgym.errors import LedgerError
-from swarmgym.models import SCHEMA_VERSION
+from swarmgym.models import SCHEMA_VERSION, LedgerRecord
 
 log = logging.getLogger("swarmgym.ledger")
 
 
 @dataclass
 class Chunk:
-    """Whole lines read from ``start``: parsed records plus where the next read begins."""
+    """The whole lines of a jsonl read from byte ``start``; parse them with :func:`records`."""
 
-    records: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)  # (line_no, obj, raw)
+    path: Path
+    lines: list[bytes] = field(default_factory=list)
+    first_line: int = 1
     end: int = 0          # byte offset just past the last whole line
-    lines: int = 0        # line count at ``end``
     torn_tail: int = 0    # bytes after ``end`` without a newline
+
+    @property
+    def last_line(self) -> int:
+        return self.first_line - 1 + len(self.lines)
 
 
 def read_from(path: Path, start: int = 0, first_line: int = 1, *, warn_tail: bool = True) -> Chunk:
-    """Parse every whole line of ``path`` from byte ``start``; warn about and skip bad ones."""
     try:
         with open(path, "rb") as fh:
             fh.seek(start)
             data = fh.read()
     except FileNotFoundError:
-        return Chunk(end=0, lines=0)
+        return Chunk(path, first_line=1, end=0)
     cut = data.rfind(b"\n") + 1
-    out = Chunk(end=start + cut, lines=first_line - 1, torn_tail=len(data) - cut)
-    line_no = first_line - 1
-    for raw in data[:cut].split(b"\n")[:-1]:
-        line_no += 1
+    chunk = Chunk(path, data[:cut].split(b"\n")[:-1], first_line, start + cut, len(data) - cut)
+    if chunk.torn_tail and warn_tail:
+        log.warning("%s:%d: last line is incomplete (%d bytes without a newline: a crash mid-write?); "
+                    "skipped", path, chunk.last_line + 1, chunk.torn_tail)
+    return chunk
+
+
+def records(chunk: Chunk) -> Iterator[tuple[int, LedgerRecord, str]]:
+    """(line number, record, raw line) for every valid line; bad lines are warned about and skipped."""
+    for n, raw in enumerate(chunk.lines, chunk.first_line):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-            if not isinstance(obj, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as e:
-            log.warning("%s:%d: not a valid ledger record (%s; torn by a crash?); skipped",
-                        path, line_no, str(e)[:80])
+            rec = LedgerRecord.model_validate_json(raw)
+        except ValidationError as e:
+            _check_version(chunk.path, n, raw)
+            err = e.errors()[0]
+            where = ".".join(str(p) for p in err["loc"]) or "line"
+            log.warning("%s:%d: not a valid ledger record (%s: %s; torn by a crash?); skipped",
+                        chunk.path, n, where, err["msg"][:80])
             continue
-        version = obj.get("schema_version", 1)
-        if isinstance(version, int) and version > SCHEMA_VERSION:
-            raise LedgerError(f"{path}:{line_no}: schema_version {version} is newer than this swarmgym "
-                              f"understands ({SCHEMA_VERSION}); upgrade swarmgym to read this ledger")
-        out.records.append((line_no, obj, raw.decode("utf-8", "replace")))
-    out.lines = line_no
-    if out.torn_tail and warn_tail:
-        log.warning("%s:%d: last line is incomplete (%d bytes without a newline: a crash mid-write?); "
-                    "skipped", path, line_no + 1, out.torn_tail)
-    return out
+        if rec.schema_version > SCHEMA_VERSION:
+            _check_version(chunk.path, n, raw)
+        yield n, rec, raw.decode("utf-8")
+
+
+def _check_version(path: Path, n: int, raw: bytes) -> None:
+    try:
+        version = json.loads(raw).get("schema_version", 1)
+    except (ValueError, AttributeError):
+        return
+    if isinstance(version, int) and version > SCHEMA_VERSION:
+        raise LedgerError(f"{path}:{n}: schema_version {version} is newer than this swarmgym understands "
+                          f"({SCHEMA_VERSION}); upgrade swarmgym to read this ledger")
 
 
 def append(path: Path, line: str) -> tuple[int, int]:
@@ -70,8 +87,7 @@ def append(path: Path, line: str) -> tuple[int, int]:
     if "\n" in line:
         raise LedgerError(f"{path}: a ledger record must serialise to one line")
     with open(path, "ab") as fh:
-        fh.seek(0, os.SEEK_END)
-        pos = fh.tell()
+        pos = fh.seek(0, os.SEEK_END)
         prefix = b""
         if pos:
             with open(path, "rb") as rd:

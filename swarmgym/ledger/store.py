@@ -10,14 +10,11 @@ Exactly one process is meant to write a ledger; see :mod:`swarmgym.ledger.lock`.
 """
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
-
-from pydantic import ValidationError
 
 from swarmgym.errors import LedgerError
 from swarmgym.ledger import index, journal
@@ -71,7 +68,11 @@ class Ledger:
 
     @contextmanager
     def _con(self) -> Iterator[sqlite3.Connection]:
-        con = index.connect(self.db)
+        try:
+            con = index.connect(self.db)
+        except sqlite3.DatabaseError as e:
+            raise LedgerError(f"{self.db}: cannot open the ledger index ({e}); "
+                              "try `swarmgym ledger rebuild`") from None
         try:
             index.init(con, self.db)
             yield con
@@ -93,20 +94,15 @@ class Ledger:
         chunk = journal.read_from(self.jsonl, offset, lines + 1, warn_tail=self._tail_warned != offset)
         if chunk.torn_tail:
             self._tail_warned = chunk.end
+        bulk = offset == 0 and len(chunk.lines) > 1000
+        rows = (index.row_of(rec, n, raw) for n, rec, raw in journal.records(chunk))
         with con:
-            index.insert(con, self._rows(chunk))
-            index.set_meta(con, chunk.end, chunk.lines)
-
-    def _rows(self, chunk: journal.Chunk) -> Iterator[tuple]:
-        for line_no, obj, raw in chunk.records:
-            try:
-                LedgerRecord.model_validate(obj)
-            except ValidationError as e:
-                err = e.errors()[0]
-                where = ".".join(str(p) for p in err["loc"])
-                log.warning("%s:%d: not a ledger record (%s: %s); skipped", self.jsonl, line_no, where, err["msg"])
-                continue
-            yield index.row_of(obj, line_no, raw)
+            if bulk:
+                index.drop_indexes(con)
+            index.insert(con, rows)
+            if bulk:
+                index.create_indexes(con)
+            index.set_meta(con, chunk.end, chunk.last_line)
 
     # --- writing ---------------------------------------------------------------------
 
@@ -123,7 +119,7 @@ class Ledger:
                 raise LedgerError(f"{self.jsonl}: cannot append ({e.strerror})") from None
             _, lines = index.get_meta(con)
             with con:
-                index.insert(con, [index.row_of(json.loads(line), lines + written, line)])
+                index.insert(con, [index.row_of(rec, lines + written, line)])
                 index.set_meta(con, size, lines + written)
             return True
 
@@ -131,10 +127,12 @@ class Ledger:
         """Recreate the SQLite index from the jsonl; returns the number of records indexed."""
         with self._locked():
             try:
-                with self._con() as con, con:
+                with closing(index.connect(self.db)) as con, con:
+                    index.init(con, self.db)
                     con.execute("DELETE FROM records")
                     index.set_meta(con, 0, 0)
-            except sqlite3.DatabaseError:
+            except sqlite3.DatabaseError as e:
+                log.warning("%s: damaged index (%s); recreating it", self.db, e)
                 self._drop_index()
             with self._con() as con:
                 self._catch_up(con)

@@ -13,7 +13,7 @@ import re
 from urllib.parse import urlsplit, urlunsplit
 
 from celery import Celery
-from kombu import Queue
+from kombu import Exchange, Queue
 
 from swarmgym.config import Config, load_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
@@ -40,7 +40,10 @@ def mask_url(url: str | None) -> str:
 
 def celery_settings(cfg: Config) -> dict:
     q = cfg.queue
-    transport = {"visibility_timeout": q.visibility_timeout}
+    transport: dict = {"visibility_timeout": q.visibility_timeout}
+    if q.visibility_timeout < 3600:  # short timeouts (dev, tests): sweep unacked messages often
+        transport.update(unacked_restore_interval=max(1, min(10, q.visibility_timeout // 5)),
+                         unacked_restore_throttle=1)
     settings = dict(
         broker_url=q.broker_url,
         result_backend=cfg.result_url,
@@ -89,6 +92,18 @@ def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
     app.conf.beat_schedule = beat_schedule(cfg)
     app.swarmgym_config = cfg  # type: ignore[attr-defined]
     return app
+
+
+def declare_queues(app: Celery, names) -> None:
+    """Declare queues (and their bindings) now, bypassing kombu's per-process declare cache.
+
+    After a Redis flush the exchange bindings are gone; a long-lived process would otherwise
+    publish into the void because it remembers having declared them already.
+    """
+    with app.connection_for_write() as conn:
+        ch = conn.default_channel
+        for n in names:
+            Queue(n, Exchange(n, type="direct"), routing_key=n)(ch).declare()
 
 
 def app_config(app: Celery) -> Config:

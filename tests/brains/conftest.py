@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopback_servers import Scripted
+from .loopback_servers import Scripted
 
 
 @pytest.fixture

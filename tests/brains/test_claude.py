@@ -8,7 +8,7 @@ from swarmgym.brains import ask_json, get_brain
 from swarmgym.config import load_config
 from swarmgym.errors import BrainError
 
-from loopback_servers import anthropic_error, anthropic_message
+from .loopback_servers import anthropic_error, anthropic_message
 
 
 class Idea(BaseModel):
@@ -35,7 +35,8 @@ def test_valid_reply_is_parsed_and_tokens_are_counted(claude):
     assert brain.usage.input_tokens == 120 and brain.usage.output_tokens == 45 and brain.usage.calls == 1
     req = server.requests[0]
     assert req["path"] == "/v1/messages"
-    assert req["headers"]["x-api-key"] == "sk-ant-test-not-a-real-key"
+    sent = req["headers"].get("x-api-key") or req["headers"].get("authorization", "")
+    assert sent.endswith("sk-ant-test-not-a-real-key")
     assert req["json"]["model"] == "claude-sonnet-4-5"
     assert req["json"]["messages"] == [{"role": "user", "content": "Invent one."}]
     assert "exactly one JSON object" in req["json"]["system"]

@@ -6,7 +6,7 @@ from pydantic import BaseModel
 from swarmgym.brains import ask_json, get_brain, strip_think
 from swarmgym.config import load_config
 
-from loopback_servers import chat_completion
+from .loopback_servers import chat_completion
 
 
 class Move(BaseModel):

@@ -1,0 +1,6 @@
+import sys
+
+from txkvbench.cli import main
+
+setup_logging()
+sys.exit(main(sys.argv))

@@ -1,0 +1,68 @@
+"""What every swarm adapter shares: run argv as a subprocess and turn it into a RunOutcome.
+
+The report comes from stdout (tolerant parse); if stdout holds no JSON object, the tasks are
+rebuilt from the ``task_completed`` events of this run's newest ``.swarm/run-*.jsonl``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping, Protocol, Sequence
+
+from swarmgym.adapters.runner import TAIL_CAP, run_process
+from swarmgym.collect.events import newest_log, read_events
+from swarmgym.collect.report import parse_report, report_from_events
+from swarmgym.models import RunOutcome
+
+
+class Adapter(Protocol):
+    name: str
+
+    def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
+            env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome: ...
+
+
+def merged_env(*layers: Mapping[str, str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for layer in layers:
+        out.update({str(k): str(v) for k, v in (layer or {}).items()})
+    return out
+
+
+def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str, str], timeout: float, *,
+            has_fleet_log: bool = True, sessions_db: str | None = None) -> RunOutcome:
+    """Run the swarm and build its RunOutcome (raises AdapterError only if it cannot start)."""
+    ws = Path(workspace)
+    ws.mkdir(parents=True, exist_ok=True)
+    res = run_process(argv, ws, env, timeout)
+    problems: list[str] = []
+    if res.timed_out:
+        problems.append(f"run: timed out after {timeout:g}s; process group killed (exit 124)")
+    report, report_problems = parse_report(res.stdout)
+    source = "stdout" if report is not None else "none"
+    log_path = newest_log(ws, since=res.started - 1.0) if has_fleet_log else None
+    if report is not None:
+        problems += report_problems
+    elif log_path is not None:
+        rebuilt = report_from_events(read_events(ws, log_path).events)
+        if rebuilt is not None:
+            report, source = rebuilt, "events"
+            problems += report_problems + ["report: rebuilt from task_completed events of " + log_path.name]
+        else:
+            problems += report_problems
+    else:
+        problems += report_problems
+    stdout_tail = res.stdout[-TAIL_CAP:]
+    return RunOutcome(adapter=adapter, argv=[_short(a) for a in argv], exit_code=res.exit_code, report=report,
+                      report_source=source, stdout_tail=stdout_tail, stderr_tail=res.stderr_tail,
+                      event_log=str(log_path) if log_path else None, wall_secs=res.wall_secs,
+                      timed_out=res.timed_out, has_fleet_log=has_fleet_log, sessions_db=sessions_db,
+                      problems=problems)
+
+
+def _short(arg: str, cap: int = 4000) -> str:
+    return arg if len(arg) <= cap else arg[:cap] + "…"
+
+
+def base_env() -> dict[str, str]:
+    return dict(os.environ)

@@ -1,0 +1,36 @@
+"""Any other swarm: an argv template from ``swarm.command`` with ``{prompt}`` substituted.
+
+No shell is involved (the prompt is one argv element, never parsed).  Such a tool keeps no
+fleet log, so ``has_fleet_log`` is False; a JSON RunReport on stdout is still read if printed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from swarmgym.adapters.base import base_env, execute, merged_env
+from swarmgym.adapters.runner import resolve_binary
+from swarmgym.errors import AdapterError
+from swarmgym.models import RunOutcome
+
+
+class CommandAdapter:
+    name = "command"
+
+    def __init__(self, cfg) -> None:
+        self.cfg = cfg
+
+    def argv(self, prompt: str, mcp: Sequence[str]) -> list[str]:
+        template = list(self.cfg.swarm.command)
+        if not template:
+            raise AdapterError("swarm.command is empty: set it in config.yaml to an argv list with {prompt}, "
+                               "e.g. [mytool, build, '{prompt}']")
+        argv = [a.replace("{prompt}", prompt).replace("{mcp}", ",".join(mcp)) for a in template]
+        argv[0] = resolve_binary(argv[0], hint=" (swarm.command[0])")
+        return argv
+
+    def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
+            env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
+        argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))
+        return execute(self.name, argv, workspace, merged_env(base_env(), self.cfg.swarm.env, env),
+                       timeout or self.cfg.swarm.timeout, has_fleet_log=False)

@@ -1,0 +1,43 @@
+"""The simulator ``swarmgym-sim``, run as a real subprocess exactly like goose.
+
+It never touches the user's real goose directory: unless the caller sets ``GOOSE_PATH_ROOT``
+(in ``swarm.env`` or the call's env), it runs with ``<home>/.sim-goose``.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Mapping
+
+from swarmgym.adapters.base import base_env, merged_env
+from swarmgym.adapters.goose import GooseAdapter
+
+
+def sim_command() -> list[str]:
+    """The ``swarmgym-sim`` script next to this interpreter, else ``python -m swarmgym.sim``."""
+    exe = Path(sys.executable).parent / "swarmgym-sim"
+    if exe.is_file() and os.access(exe, os.X_OK):
+        return [str(exe)]
+    return [sys.executable, "-m", "swarmgym.sim"]
+
+
+class SimAdapter(GooseAdapter):
+    name = "sim"
+
+    def binary(self) -> list[str]:
+        return sim_command()
+
+    def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
+        caller = merged_env(self.cfg.swarm.env, env)
+        full = merged_env(base_env(), caller)
+        full["GOOSE_PATH_ROOT"] = caller.get("GOOSE_PATH_ROOT") or str(Path(self.cfg.home) / ".sim-goose")
+        full.setdefault("SWARMGYM_SUITES_DIR", str(self.cfg.suites_dir))
+        if "SWARMGYM_SUITES_DIR" in caller:
+            full["SWARMGYM_SUITES_DIR"] = caller["SWARMGYM_SUITES_DIR"]
+        return full
+
+    def sessions_db(self, env: Mapping[str, str]) -> str:
+        from swarmgym.collect.traces import db_under_root
+
+        return str(db_under_root(env["GOOSE_PATH_ROOT"]))

@@ -1,0 +1,113 @@
+"""``swarmgym once | loop | explore``: exploratory sessions driven by a brain."""
+from __future__ import annotations
+
+import click
+from rich.console import Console
+
+from swarmgym.cli import config_from
+
+ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
+BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
+
+
+def _session_options(f):
+    for opt in reversed([
+        click.option("--persona", default=None, help="who the brain plays (free text)"),
+        click.option("--turns", type=click.IntRange(1, 50), default=None, help="turn budget (default: explore.default_turns)"),
+        click.option("--no-judge", is_flag=True, default=False, help="skip the AI judge (model-free signal only)"),
+        click.option("--tweak", is_flag=True, default=False, help="let the tweaker rebalance the fleet and re-run"),
+        click.option("--tweaker", type=click.Choice(["rule", "brain"]), default="rule", show_default=True,
+                     help="who proposes knob changes: the model-free rule or the brain"),
+        click.option("--variant", default="mlx", show_default=True, help="label of the build under test"),
+        click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter)"),
+        click.option("--brain", "provider", type=click.Choice(["claude", "local", "operator"]), default=None,
+                     help="brain provider (default: brain.provider / SWARMGYM_PROVIDER)"),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id: str = "explore", *, findings: bool):
+    from swarmgym.explore import run_session
+
+    cfg = config_from(ctx, **{"swarm.adapter": o["swarm"], "brain.provider": o["provider"]})
+    with console.status(f"{archetype} seed {seed}: starting") as status:
+        def progress(msg: str) -> None:
+            status.update(f"{archetype} seed {seed}: {msg[:150]}")
+            if msg.startswith(("turn ", "tweak", "next move", "brain error")):
+                console.print(f"  [dim]{msg[:200]}[/]")
+
+        doc = run_session(cfg, archetype, persona=o["persona"], seed=seed, turns=o["turns"], judge=not o["no_judge"],
+                          tweak=o["tweak"], variant=o["variant"], adapter=o["swarm"], tweaker=o["tweaker"],
+                          campaign_id=campaign_id, progress=progress)
+    _report(console, cfg, doc, findings=findings)
+    return doc
+
+
+def _report(console: Console, cfg, doc, *, findings: bool) -> None:
+    mon = doc.data.get("monitor") or {}
+    flagged = [(s, d) for s in ("starved", "idle", "underused") for d in mon.get(s, [])]
+    fleet = ", ".join(f"[red]{d} {s}[/]" if s != "underused" else f"[yellow]{d} {s}[/]" for s, d in flagged) or "balanced"
+    err = f"  [magenta]{doc.error.type}: {doc.error.message[:200]}[/]" if doc.error else ""
+    console.print(f"{doc.archetype:<17} {doc.app_slug or '-':<14} {BADGE.get(doc.overall, doc.overall)} "
+                  f"functional={int(doc.functional)} turns={len(doc.turns)} fleet: {fleet}{err}")
+    if findings:
+        for f in mon.get("findings", []):
+            if f["severity"] != "info":
+                console.print(f"    [yellow]monitor[/] {f['message']}  [dim]hint: {f['hint']}[/]")
+        for t in doc.turns:
+            if t.tweak:
+                tw = t.tweak
+                console.print(f"    [blue]tweak[/] turn {t.n}: applied {[a['key'] for a in tw.get('applied', [])]} "
+                              f"rejected {[r['key'] for r in tw.get('rejected', [])]} "
+                              f"before {tw.get('before')} after {tw.get('after')}")
+    console.print(f"    [dim]report: {cfg.runs_dir / doc.session_id / 'report.html'}[/]")
+
+
+def _many(ctx, console, n: int, archetype: str | None, seed: int, o: dict, *, findings: bool) -> None:
+    from swarmgym.errors import SwarmgymError
+    from swarmgym.job import new_session_id
+
+    campaign = "loop-" + new_session_id("explore")
+    results = []
+    for i in range(n):
+        arch = archetype or ARCHETYPES[i % len(ARCHETYPES)]
+        try:
+            results.append(_run(ctx, console, arch, seed + i, o, campaign, findings=findings))
+        except SwarmgymError as e:  # e.g. continue-existing with no green app: say so, go on
+            console.print(f"{arch:<17} [magenta]skipped[/]: {e}")
+    ok = sum(1 for d in results if d.overall == "pass")
+    unbalanced = sum(1 for d in results if (d.data.get("monitor") or {}).get("unbalanced"))
+    console.print(f"{len(results)} session(s): {ok} pass, {unbalanced} with an unbalanced fleet; campaign {campaign}")
+
+
+def register(cli: click.Group) -> None:
+    @cli.command("once")
+    @click.option("--archetype", type=click.Choice(ARCHETYPES), default="heavy-spec", show_default=True)
+    @click.option("--seed", type=int, default=1, show_default=True)
+    @_session_options
+    @click.pass_context
+    def once(ctx, archetype, seed, **o):
+        """Run one exploratory session (exit 1 if it ended in error, e.g. the brain gave no valid answer)."""
+        doc = _run(ctx, Console(), archetype, seed, o, findings=True)
+        if doc.overall == "error":
+            ctx.exit(1)
+
+    @cli.command("loop")
+    @click.option("--n", "n", type=click.IntRange(1, 1000), default=3, show_default=True, help="sessions to run")
+    @click.option("--seed", type=int, default=1000, show_default=True, help="seed of the first session (+1 each)")
+    @_session_options
+    @click.pass_context
+    def loop(ctx, n, seed, **o):
+        """Run --n sessions cycling heavy-spec, minimal-spec, continue-existing."""
+        _many(ctx, Console(), n, None, seed, o, findings=False)
+
+    @cli.command("explore")
+    @click.option("--n", "n", type=click.IntRange(1, 1000), default=3, show_default=True, help="sessions to run")
+    @click.option("--archetype", type=click.Choice(ARCHETYPES), default=None, help="default: cycle the three")
+    @click.option("--seed", type=int, default=1000, show_default=True, help="seed of the first session (+1 each)")
+    @_session_options
+    @click.pass_context
+    def explore(ctx, n, archetype, seed, **o):
+        """The exploratory driver: each session's verdict plus monitor findings, idle/starved nodes inline."""
+        _many(ctx, Console(), n, archetype, seed, o, findings=True)

@@ -1,0 +1,78 @@
+"""``swarmgym bench-report`` | ``bench-csv`` | ``report``: reports rebuilt from the ledger."""
+from __future__ import annotations
+
+import math
+import time
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from swarmgym.cli import config_from
+
+
+def _p(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.4f}"
+
+
+def register(cli: click.Group) -> None:
+    @cli.command("bench-report")
+    @click.pass_context
+    def bench_report(ctx: click.Context) -> None:
+        """Regenerate runs/BENCHMARK.md and the CSVs from the ledger; print the head-to-head."""
+        from swarmgym import reports
+        from swarmgym.reports.markdown import WHY_NOT_PAIRED
+
+        cfg = config_from(ctx)
+        data = reports.build(cfg)
+        paths = reports.regenerate(cfg, data)
+        out = Console(width=max(Console().width, 120))
+        out.print(f"wrote {paths[0]} ({len(data.rows)} benchmark runs)")
+        if data.head_to_head:
+            t = Table(title="head-to-head (same suite hash only)")
+            for col in ("A vs B", "suite hash", "specs", "mean Δ (A−B) ± SE", "sign test p", "McNemar p (b/c)"):
+                t.add_column(col)
+            for h in data.head_to_head:
+                se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
+                mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
+                t.add_row(f"{h.a.variant} vs {h.b.variant}", h.a.suite_hash, str(len(h.shared)),
+                          f"{mean} ± {se} pp", _p(h.sign.p), f"{_p(h.mcnemar.p)} ({h.mcnemar.b}/{h.mcnemar.c})")
+            out.print(t)
+        elif data.rows:
+            out.print("no two variants share a suite hash: nothing to compare")
+        for u in data.unpaired:
+            out.print(f"[bold red]NOT COMPARED: {u.a} ({', '.join(u.hashes_a)}) vs {u.b} "
+                      f"({', '.join(u.hashes_b)}): different suite hashes[/]")
+        if data.unpaired or data.mixed_hashes:
+            out.print(f"[bold red]WARNING: runs on {len(data.hashes)} different suite hashes are never paired[/]")
+            out.print(f"[red]{WHY_NOT_PAIRED.replace('**', '')}[/]")
+
+    @cli.command("bench-csv")
+    @click.pass_context
+    def bench_csv(ctx: click.Context) -> None:
+        """Write runs/benchmark-runs.csv and runs/benchmark-summary.csv from the ledger."""
+        from swarmgym import reports
+
+        for path in reports.write_csvs(config_from(ctx)):
+            click.echo(str(path))
+
+    @cli.command("report")
+    @click.option("-n", "n", type=click.IntRange(min=1), default=30, show_default=True, help="How many sessions.")
+    @click.pass_context
+    def report(ctx: click.Context, n: int) -> None:
+        """Print the last N sessions from the ledger."""
+        from swarmgym.ledger import Ledger
+
+        recs = Ledger(config_from(ctx).ledger_dir).last(n)
+        if not recs:
+            click.echo("the ledger has no sessions yet")
+            return
+        t = Table(title=f"last {len(recs)} sessions")
+        for col in ("ts", "session", "mode", "spec/archetype", "variant", "overall", "functional", "wall", "idle nodes"):
+            t.add_column(col, justify="right" if col == "wall" else "left", no_wrap=col in ("ts", "session"))
+        colors = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta"}
+        for r in recs:
+            t.add_row(time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ts)), r.session_id, r.mode,
+                      r.archetype or r.spec, r.variant, f"[{colors.get(r.overall, 'white')}]{r.overall}[/]",
+                      "yes" if r.functional else "no", f"{r.wall_secs:.1f}s", ", ".join(r.idle_nodes) or "–")
+        Console(width=max(Console().width, 150)).print(t)

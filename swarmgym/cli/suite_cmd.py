@@ -1,0 +1,122 @@
+"""``swarmgym suite hash | verify``: freeze a suite and prove its checks discriminate."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from swarmgym.cli import config_from
+from swarmgym.errors import SuiteError
+
+SUITE_HELP = "Suite name under the suites dir, or a path to a suite folder [default: config `suite`]."
+
+
+def _load(cfg, name: str | None):
+    from swarmgym.suite import load_suite
+
+    return load_suite(name or cfg.suite, cfg.suites_dir)
+
+
+@click.group("suite")
+def suite_group() -> None:
+    """Frozen suites: content hash and self-verification."""
+
+
+@suite_group.command("hash")
+@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
+@click.option("--write-lock", is_flag=True, help="Freeze the suite: write its hash to suite.lock (only if absent).")
+@click.pass_context
+def hash_cmd(ctx: click.Context, suite_name: str | None, write_lock: bool) -> None:
+    """Print the suite's content hash (prompts + checks) and compare it with suite.lock."""
+    from swarmgym.suite import locked_hash
+
+    cfg = config_from(ctx)
+    suite = _load(cfg, suite_name)
+    locked = locked_hash(suite)
+    lock = suite.root / "suite.lock"
+    if write_lock:
+        if locked is not None and locked != suite.hash:
+            raise SuiteError(f"{lock}: holds {locked} but the suite hashes to {suite.hash}; a frozen suite "
+                             "cannot change: copy it to a new suite name instead")
+        if locked is None:
+            lock.write_text(suite.hash + "\n")
+            locked = suite.hash
+    click.echo(suite.hash)
+    if locked is None:
+        click.echo(f"{lock}: no lock yet (freeze with --write-lock)", err=True)
+    elif locked != suite.hash:
+        click.echo(f"{lock}: MISMATCH, lock holds {locked}; editing a frozen suite makes a new suite", err=True)
+        ctx.exit(1)
+    else:
+        click.echo(f"{lock}: matches", err=True)
+
+
+def _table(result):
+    from rich.table import Table
+
+    t = Table(title=f"suite {result.suite} ({result.hash})", title_justify="left")
+    t.add_column("spec")
+    t.add_column("app", no_wrap=True)
+    t.add_column("failure")
+    t.add_column("passed", justify="right")
+    t.add_column("failed checks", ratio=3)
+    t.add_column("targets failed", ratio=1)
+    t.add_column("status", ratio=1)
+    for r in result.rows:
+        status = "[green]OK[/]" if r.ok else f"[red]DEFECT[/]: {r.problem}"
+        if r.kind == "reference":
+            targets = "-"
+        else:
+            targets = f"{len(r.targets) - len(r.missed_targets)}/{len(r.targets)}"
+            if r.missed_targets:
+                targets += " [red]missed " + ", ".join(r.missed_targets) + "[/]"
+        t.add_row(r.spec, r.name, r.failure or "-", f"{len(r.passed)}/{len(r.results)}",
+                  " ".join(r.failed) or "-", targets, status)
+    return t
+
+
+@suite_group.command("verify")
+@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
+@click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds per check [default: config checks.timeout].")
+@click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
+@click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a table.")
+@click.pass_context
+def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, as_json) -> None:
+    """Run every reference (must pass all checks) and mutant (must fail its targets).
+
+    Exits 0 only if every reference passes, every mutant fails all its targets, every check is
+    failed by some mutant, each spec has liar/stub/crash mutants, and suite.lock matches.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from swarmgym.suiteverify import plan, verify_suite
+
+    cfg = config_from(ctx, **{"checks.timeout": check_timeout})
+    suite = _load(cfg, suite_name)
+    total = len(plan(suite, list(specs) or None))
+    err = Console(stderr=True)
+    with Progress(TextColumn("verifying {task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as progress:
+        task = progress.add_task(suite.name, total=total)
+
+        def on_row(row) -> None:
+            progress.update(task, advance=1, description=f"{suite.name}: {row.app_slug}/{row.name}")
+
+        result = verify_suite(suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row)
+    if as_json:
+        click.echo(json.dumps({**result.model_dump(mode="json"), "ok": result.ok}, indent=2))
+    else:
+        out = Console()
+        out.print(_table(result))
+        for p in result.problems:
+            out.print(f"[red]DEFECT[/] {p}")
+        out.print(f"lock: {'[green]matches[/]' if result.hash_ok else '[red]does not match[/]'} "
+                  f"({result.locked_hash or 'none'})")
+        out.print("[green]suite OK[/]" if result.ok else "[red]suite has defects[/]")
+    ctx.exit(0 if result.ok else 1)
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(suite_group)

@@ -1,0 +1,135 @@
+"""The tweaker: turn a fleet finding into a scope-guarded knob change, apply it, re-run.
+
+A proposal comes from the brain (role ``tweaker``) or from a model-free rule (raise a starved,
+idle or underused device's weight; enable a disabled one).  Every change passes
+:func:`swarmgym.explore.scope.guard`; pool changes are applied with
+``<binary> swarm pool weight|enable|disable`` as a subprocess in the swarm's environment, the two
+env knobs become env overrides for the re-run, the other allowed knobs are recorded as
+"proposed, applied manually".
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from swarmgym.config import Config
+from swarmgym.explore.monitor import MonitorReport
+from swarmgym.explore.scope import guard
+from swarmgym.models import PoolDevice
+
+
+class KnobChange(BaseModel):
+    key: str
+    value: Any
+
+
+class Proposal(BaseModel):
+    changes: list[KnobChange] = Field(min_length=1)
+    rationale: str = ""
+    source: str = "rule"
+
+
+def rule_proposal(report: MonitorReport, pool: list[PoolDevice]) -> Proposal | None:
+    """Model-free: give every flagged device at least the heaviest enabled weight; enable disabled ones."""
+    by_id = {p.id: p for p in pool}
+    top = max((p.weight for p in pool if p.enabled and p.weight > 0), default=1.0)
+    changes, why = [], []
+    for dev in report.flagged:
+        p = by_id.get(dev, PoolDevice(id=dev))
+        if not p.enabled:
+            changes.append(KnobChange(key=f"pool.{dev}.enabled", value=True))
+        new = max(top, p.weight * 2, 1.0)
+        if new > p.weight:
+            changes.append(KnobChange(key=f"pool.{dev}.weight", value=new))
+        state = "starved" if dev in report.starved else "idle" if dev in report.idle else "underused"
+        why.append(f"{dev} was {state} at weight {p.weight:g}; raise it to {new:g}")
+    if not changes:
+        return None
+    return Proposal(changes=changes, rationale="; ".join(why), source="rule")
+
+
+TWEAK_SYSTEM = """You tune a coding swarm's fleet (goose local-edition). You may only change these knobs:
+pool.<device>.weight (number >= 0), pool.<device>.enabled (true/false), planner_model, worker_max_turns,
+max_attempts, env.GOOSE_LOCAL_CONTEXT_CAP, env.GOOSE_MAX_BACKGROUND_TASKS (positive integers).
+Any other knob will be rejected. Propose the smallest change that fixes the fleet problem, with a rationale."""
+
+
+def brain_proposal(brain, cfg: Config, report: MonitorReport, pool: list[PoolDevice]) -> Proposal:
+    from swarmgym.brains import ask_json
+
+    user = json.dumps({"problem": report.line(), "findings": [f.model_dump() for f in report.findings],
+                       "per_device": report.per_device, "devices": report.devices,
+                       "pool": [p.model_dump(include={"id", "weight", "enabled", "model_id"}) for p in pool]}, indent=1)
+    p = ask_json(brain, "tweaker", TWEAK_SYSTEM, "The fleet monitor found:\n" + user +
+                 '\nReply as {"changes": [{"key": ..., "value": ...}], "rationale": ...}.',
+                 Proposal, cfg.brain.max_reasks)
+    p.source = brain.name
+    return p
+
+
+def pool_runner(adapter: str, cfg: Config, env: dict[str, str] | None) -> tuple[list[str], dict[str, str]] | None:
+    """(binary argv, env) that own the swarm's pool for ``adapter``; None if it has no pool command."""
+    from swarmgym.adapters import get_adapter
+
+    ad = get_adapter(adapter, cfg)
+    if adapter == "command" or not hasattr(ad, "binary") or not hasattr(ad, "env"):
+        return None
+    return list(ad.binary()), ad.env(env)
+
+
+def pool_command(binary: list[str], key: str, value: Any) -> list[str]:
+    dev, _, field = key[5:].rpartition(".")
+    if field == "weight":
+        return [*binary, "swarm", "pool", "weight", dev, f"{value:g}"]
+    return [*binary, "swarm", "pool", "enable" if value else "disable", dev]
+
+
+def apply(proposal: Proposal, cfg: Config, workspace: Path, *, adapter: str, env: dict[str, str] | None = None,
+          pool: list[PoolDevice] = ()) -> dict[str, Any]:
+    """Apply what the guard allows; return {applied, rejected, manual, env_overrides, commands}."""
+    out: dict[str, Any] = {"proposal": proposal.model_dump(), "applied": [], "rejected": [], "manual": [],
+                           "env_overrides": {}, "commands": []}
+    known = {p.id for p in pool}
+    runner = None
+    if any(c.key.startswith("pool.") for c in proposal.changes):
+        try:
+            runner = pool_runner(adapter, cfg, env)
+        except Exception as e:  # binary missing etc.: the changes stay proposals
+            out["problems"] = [f"{type(e).__name__}: {e}"]
+    for ch in proposal.changes:
+        d = guard(ch.key, ch.value)
+        if not d.allowed:
+            out["rejected"].append({"key": d.key, "value": d.value, "reason": d.reason})
+            continue
+        if d.how == "manual":
+            out["manual"].append({"key": d.key, "value": d.value, "note": "proposed, applied manually"})
+        elif d.how == "env":
+            out["env_overrides"][d.key[4:]] = str(d.value)
+            out["applied"].append({"key": d.key, "value": d.value, "via": "env override on the re-run"})
+        else:
+            dev = d.key[5:].rpartition(".")[0]
+            if known and dev not in known:
+                out["rejected"].append({"key": d.key, "value": d.value, "reason": f"no device {dev!r} in the pool"})
+                continue
+            if runner is None:
+                out["manual"].append({"key": d.key, "value": d.value,
+                                      "note": f"adapter {adapter} has no pool command; apply manually"})
+                continue
+            argv = pool_command(runner[0], d.key, d.value)
+            try:
+                r = subprocess.run(argv, cwd=str(workspace), env=runner[1], capture_output=True,
+                                   text=True, timeout=120, start_new_session=True)
+                rec = {"argv": argv, "exit_code": r.returncode, "output": (r.stdout + r.stderr)[-500:]}
+            except (OSError, subprocess.TimeoutExpired) as e:
+                rec = {"argv": argv, "exit_code": None, "output": f"{type(e).__name__}: {e}"}
+            out["commands"].append(rec)
+            if rec["exit_code"] == 0:
+                out["applied"].append({"key": d.key, "value": d.value, "via": " ".join(argv[-4:] if "weight" in argv else argv[-3:])})
+            else:
+                out["rejected"].append({"key": d.key, "value": d.value,
+                                        "reason": f"pool command failed: {rec['output'][-200:]}"})
+    return out

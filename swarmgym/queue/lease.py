@@ -1,0 +1,102 @@
+"""Job leases: ``SET NX EX`` so two hosts never run the same job at once (DESIGN.md section 9).
+
+The value is ``<host>|<pid>|<token>``.  A thread renews the expiry while the job runs; if Redis
+lost the key (flushed), the renewer sets it again.  Release deletes the key only if we still hold
+it.  A lease held by a dead process of *this* host (the worker was killed and restarted) is taken
+over; one held by another host means the job is a duplicate delivery.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import uuid
+
+import psutil
+import redis
+
+from swarmgym.queue.redis_util import PREFIX
+
+log = logging.getLogger(__name__)
+
+_RENEW = """
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if not v then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]); return 2 end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+_TAKEOVER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]); return 1 end
+return 0
+"""
+
+
+def lease_key(job_id: str) -> str:
+    return f"{PREFIX}lease:{job_id}"
+
+
+def holder(r: redis.Redis, job_id: str) -> str | None:
+    return r.get(lease_key(job_id))
+
+
+class JobLease:
+    """Context-free lease object: ``acquire()`` -> bool, ``release()``; renewed by a daemon thread."""
+
+    def __init__(self, r: redis.Redis, job_id: str, host: str, ttl: int = 120):
+        self.r, self.job_id, self.host, self.ttl = r, job_id, host, max(2, int(ttl))
+        self.key = lease_key(job_id)
+        self.value = f"{host}|{os.getpid()}|{uuid.uuid4().hex[:12]}"
+        self.held_by: str | None = None
+        self.lost = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _stale_local(self, current: str) -> bool:
+        host, _, rest = current.partition("|")
+        pid = rest.partition("|")[0]
+        if host != self.host or not pid.isdigit():
+            return False
+        return int(pid) != os.getpid() and not psutil.pid_exists(int(pid))
+
+    def acquire(self) -> bool:
+        if self.r.set(self.key, self.value, nx=True, ex=self.ttl):
+            self._start()
+            return True
+        current = self.r.get(self.key)
+        if current and self._stale_local(current):
+            if self.r.eval(_TAKEOVER, 1, self.key, current, self.value, self.ttl):
+                log.warning("lease %s: took over from dead local holder %s", self.job_id, current)
+                self._start()
+                return True
+        if current is None and self.r.set(self.key, self.value, nx=True, ex=self.ttl):
+            self._start()
+            return True
+        self.held_by = current
+        return False
+
+    def _start(self) -> None:
+        self._thread = threading.Thread(target=self._renew_loop, name=f"lease-{self.job_id}", daemon=True)
+        self._thread.start()
+
+    def _renew_loop(self) -> None:
+        interval = max(0.5, self.ttl / 3)
+        while not self._stop.wait(interval):
+            try:
+                if self.r.eval(_RENEW, 1, self.key, self.value, self.ttl) == 0:
+                    self.lost = True
+                    log.error("lease %s: now held by %s", self.job_id, self.r.get(self.key))
+            except redis.RedisError as e:  # broker hiccup: try again next tick
+                log.warning("lease %s: renew failed: %s", self.job_id, e)
+
+    def release(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)
+        try:
+            self.r.eval(_RELEASE, 1, self.key, self.value)
+        except redis.RedisError as e:
+            log.warning("lease %s: release failed (expires in %ss): %s", self.job_id, self.ttl, e)

@@ -1,0 +1,120 @@
+"""A fleet on one machine: real worker processes for tests, benchmarks and dry runs.
+
+``LocalFleet(home)`` starts ``swarmgym worker`` subprocesses (each in its own session, output
+to ``<logs>/<name>.log``), waits until they answer a ping, and stops them (SIGTERM, then
+SIGKILL of the whole group).  ``kill(name)`` SIGKILLs only a worker's main process, like a host
+losing power mid-job.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+
+@dataclass
+class Proc:
+    name: str
+    popen: subprocess.Popen
+    log: Path
+
+
+class LocalFleet:
+    def __init__(self, home: Path, env: dict[str, str] | None = None, logs: Path | None = None):
+        self.home = Path(home)
+        self.env = {**os.environ, **(env or {}), "SWARMGYM_HOME": str(self.home)}
+        self.logs = Path(logs or self.home / "logs")
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.procs: dict[str, Proc] = {}
+
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> Proc:
+        log = self.logs / f"{name.replace('@', '_')}.log"
+        f = open(log, "ab")
+        p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             env={**self.env, **(env or {})}, cwd=str(self.home), start_new_session=True)
+        f.close()
+        proc = Proc(name, p, log)
+        self.procs[name] = proc
+        return proc
+
+    def worker(self, variant: str, host: str, *, home: Path | None = None, env: dict[str, str] | None = None,
+               concurrency: int = 1) -> str:
+        name = f"{variant}@{host}"
+        self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--variant", variant, "--host", host,
+                           "--concurrency", str(concurrency), "--home", str(home or self.home)], env)
+        return name
+
+    def coordinator(self, host: str = "coord", env: dict[str, str] | None = None) -> str:
+        name = f"coordinator@{host}"
+        self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--coordinator", "--host", host,
+                           "--home", str(self.home)], env)
+        return name
+
+    def spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> Proc:
+        return self._spawn(name, argv, env)
+
+    def wait_ready(self, app, names: list[str] | None = None, timeout: float = 60.0) -> None:
+        names = list(names or self.procs)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for n in names:
+                p = self.procs[n].popen
+                if p.poll() is not None:
+                    raise RuntimeError(f"{n} exited with {p.returncode}:\n{self.procs[n].log.read_text()[-3000:]}")
+            replies = app.control.ping(destination=names, timeout=0.5) or []
+            seen = {k for r in replies for k in r}
+            if set(names) <= seen:
+                return
+        raise TimeoutError(f"workers not ready after {timeout}s: {sorted(set(names))}")
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the worker's main process only (its pool child dies with it; the swarm does not)."""
+        self.procs[name].popen.send_signal(signal.SIGKILL)
+        self.procs[name].popen.wait(timeout=10)
+
+    def stop(self, name: str, timeout: float = 20.0) -> None:
+        proc = self.procs.pop(name, None)
+        if proc is None:
+            return
+        p = proc.popen
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def stop_all(self) -> None:
+        for name in list(self.procs):
+            self.stop(name, timeout=10)
+
+
+def swarm_processes(markers: tuple[str, ...] = ("swarmgym-sim", "swarmgym.sim")) -> list[psutil.Process]:
+    """Live simulator processes (to prove nothing was orphaned)."""
+    out = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if p.info["status"] == psutil.STATUS_ZOMBIE:
+                continue
+            if any(m in part for part in (p.info["cmdline"] or []) for m in markers):
+                out.append(p)
+        except psutil.Error:
+            continue
+    return out

@@ -1,0 +1,35 @@
+"""Reports rebuilt from the ledger, all written atomically.
+
+- ``runs/BENCHMARK.md``          per variant x suite hash results + same-hash head-to-heads
+- ``runs/benchmark-runs.csv``     one row per benchmark run (the seed's columns)
+- ``runs/benchmark-summary.csv``  per variant x spec plus an ``ALL`` roll-up
+- ``runs/<session_id>/``          session.json, turn-<n>.json, report.html (:mod:`.session`)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from swarmgym.atomic import atomic_write_text
+from swarmgym.ledger import Ledger
+from swarmgym.reports import bench, csvs, markdown
+
+BENCHMARK_MD = "BENCHMARK.md"
+RUNS_CSV = "benchmark-runs.csv"
+SUMMARY_CSV = "benchmark-summary.csv"
+
+
+def build(cfg, ledger: Ledger | None = None) -> bench.BenchData:
+    """Aggregate the ledger's benchmark runs (used by regenerate and by the CLI summary)."""
+    return bench.aggregate(bench.load_rows(ledger or Ledger(cfg.ledger_dir)))
+
+
+def write_csvs(cfg, data: bench.BenchData | None = None) -> list[Path]:
+    rows = (data or build(cfg)).rows
+    return [csvs.write_runs(cfg.runs_dir / RUNS_CSV, rows), csvs.write_summary(cfg.runs_dir / SUMMARY_CSV, rows)]
+
+
+def regenerate(cfg, data: bench.BenchData | None = None) -> list[Path]:
+    """Rewrite runs/BENCHMARK.md and both CSVs from the ledger; returns their paths."""
+    data = data or build(cfg)
+    md = atomic_write_text(cfg.runs_dir / BENCHMARK_MD, markdown.render(data))
+    return [md, *write_csvs(cfg, data)]

@@ -1,0 +1,63 @@
+"""runs/benchmark-runs.csv (one row per benchmark run) and runs/benchmark-summary.csv.
+
+Both live in ``runs/`` next to BENCHMARK.md.  The runs CSV has exactly the seed's columns;
+``functional`` is 1/0.  The summary has one row per variant x spec plus an ``ALL`` roll-up per
+variant (all suite hashes of that variant together: see BENCHMARK.md for same-hash pairing).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+
+from swarmgym import stats
+from swarmgym.atomic import atomic_write_text
+from swarmgym.reports.bench import COLUMNS
+
+RUNS_COLUMNS = ("variant", "tier", "spec", "app_slug", "session_id", "wall_secs", "functional", "overall",
+                "checks", "swarm", "cluster", "diagnostics", "tasks_done", "tasks_failed", "exit_code")
+SUMMARY_COLUMNS = ("variant", "spec", "runs", "passes", "pass_pct", "wilson_low_pct", "wilson_high_pct",
+                   "wall_median", "wall_mean", "wall_p90", "wall_stdev", "wall_min", "wall_max")
+_FUNCTIONAL = COLUMNS.index("functional")
+
+
+def _num(x: float | None, digits: int = 3) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def write_runs(path: Path, rows: list[tuple]) -> Path:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(RUNS_COLUMNS)
+    n = len(RUNS_COLUMNS)  # COLUMNS starts with exactly the runs columns, in order
+    for r in rows:
+        row = list(r[:n])
+        row[_FUNCTIONAL] = 1 if row[_FUNCTIONAL] else 0
+        row[5] = _num(row[5])
+        w.writerow("" if v is None else v for v in row)
+    return atomic_write_text(path, buf.getvalue())
+
+
+def write_summary(path: Path, rows: list[tuple]) -> Path:
+    per: dict[str, dict[str, tuple[list[bool], list[float]]]] = {}
+    for r in rows:
+        variant, spec = r[0] or "", r[2] or ""
+        oks, walls = per.setdefault(variant, {}).setdefault(spec, ([], []))
+        oks.append(bool(r[_FUNCTIONAL]))
+        if r[5] is not None:
+            walls.append(r[5])
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(SUMMARY_COLUMNS)
+    for variant in sorted(per):
+        specs = per[variant]
+        every = ([o for oks, _ in specs.values() for o in oks], [x for _, ws in specs.values() for x in ws])
+        for spec, (oks, walls) in [*sorted(specs.items()), ("ALL", every)]:
+            n, k = len(oks), sum(oks)
+            lo, hi = stats.wilson(k, n)
+            ws = stats.wall_stats(walls)
+            w.writerow([variant, spec, n, k, _num(100 * k / n if n else math.nan, 1), _num(100 * lo, 1),
+                        _num(100 * hi, 1), _num(ws.median), _num(ws.mean), _num(ws.p90), _num(ws.stdev),
+                        _num(ws.min), _num(ws.max)])
+    return atomic_write_text(path, buf.getvalue())

@@ -1,0 +1,127 @@
+"""runs/BENCHMARK.md: per variant x suite hash results and same-hash head-to-heads."""
+from __future__ import annotations
+
+import math
+import time
+
+from swarmgym import stats
+from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead, flags_label
+
+WHY_NOT_PAIRED = (
+    "A suite hash covers the frozen prompts and golden checks. Different hashes mean the two runs "
+    "were graded against **different rulers** (an edited prompt or check), so any difference could "
+    "come from the suite edit rather than from the variant. swarmgym therefore never pairs runs "
+    "across suite hashes. Re-run both variants on the same suite to compare them.")
+
+
+def pct(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+
+
+def secs(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{x:.1f}"
+
+
+def pval(p: float) -> str:
+    return "–" if math.isnan(p) else (f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}")
+
+
+def ci(passes: int, n: int) -> str:
+    lo, hi = stats.wilson(passes, n)
+    return "–" if math.isnan(lo) else f"{100 * lo:.1f}–{100 * hi:.1f} %"
+
+
+def _overall(counter) -> str:
+    return " · ".join(f"{k} {counter.get(k, 0)}" for k in ("pass", "partial", "fail", "error"))
+
+
+def render(data: BenchData, now: float | None = None) -> str:
+    out: list[str] = ["# Benchmark results", ""]
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(now or time.time()))
+    out += [f"Regenerated from the ledger at {stamp}: {len(data.rows)} benchmark runs in "
+            f"{len(data.groups)} variant × suite-hash group(s). Pass = the golden checks passed "
+            "(`functional`); intervals are Wilson 95 %.", ""]
+    if not data.rows:
+        return "\n".join(out + ["_No benchmark runs in the ledger yet: run `swarmgym bench` first._", ""])
+    if data.mixed_hashes or data.unpaired or NO_HASH in data.hashes:
+        out += _loud_warning(data)
+    out += ["## Summary", "", "| variant | suite hash | runs | passes | pass rate | Wilson 95 % | wall median (s) |",
+            "|---|---|---:|---:|---:|---|---:|"]
+    for g in data.groups:
+        w = stats.wall_stats(g.walls)
+        out.append(f"| {g.variant} | `{g.suite_hash}` | {g.runs} | {g.passes} | {pct(g.passes / g.runs)} | "
+                   f"{ci(g.passes, g.runs)} | {secs(w.median)} |")
+    out.append("")
+    out += ["## Head-to-head", ""]
+    if not data.head_to_head:
+        out += ["_No two variants share a suite hash yet: nothing to compare._", ""]
+    for h in data.head_to_head:
+        out += _head_to_head(h)
+    for u in data.unpaired:
+        out += [f"### ⚠️ NOT COMPARED: {u.a} vs {u.b}", "",
+                f"**{u.a}** ran on suite hash(es) {', '.join(f'`{x}`' for x in u.hashes_a)}; "
+                f"**{u.b}** ran on {', '.join(f'`{x}`' for x in u.hashes_b)}. {WHY_NOT_PAIRED}", ""]
+    out += ["## Per variant × suite hash", ""]
+    for g in data.groups:
+        out += _group(g)
+    return "\n".join(out)
+
+
+def _loud_warning(data: BenchData) -> list[str]:
+    lines = ["> ## ⚠️ WARNING: RUNS ON DIFFERENT SUITE HASHES ARE NEVER PAIRED", ">"]
+    for h, variants in sorted(data.hashes.items()):
+        label = "no suite hash recorded (never paired)" if h == NO_HASH else f"suite hash `{h}`"
+        lines.append(f"> - {label}: {', '.join(variants)}")
+    lines += [">", f"> {WHY_NOT_PAIRED}"]
+    for u in data.unpaired:
+        lines.append(f"> - **{u.a} vs {u.b}: NOT COMPARED** (no shared suite hash).")
+    return lines + [""]
+
+
+def _head_to_head(h: HeadToHead) -> list[str]:
+    a, b = h.a.variant, h.b.variant
+    out = [f"### {a} vs {b} (suite hash `{h.a.suite_hash}`)", "",
+           f"| spec | {a} pass rate (runs) | {b} pass rate (runs) | Δ ({a} − {b}) |", "|---|---:|---:|---:|"]
+    for d in h.shared:
+        out.append(f"| {d.spec} | {pct(d.a.rate)} ({d.a.runs}) | {pct(d.b.rate)} ({d.b.runs}) | "
+                   f"{100 * d.diff:+.1f} pp |")
+    out.append("")
+    se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
+    mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
+    s, m = h.sign, h.mcnemar
+    out += [f"- **Mean per-spec difference** ({a} − {b}): {mean} pp ± {se} pp (SE over {len(h.shared)} specs)",
+            f"- **Sign test over specs** (exact, two-sided): {a} better on {s.positive}, {b} better on "
+            f"{s.negative}, tied {s.ties} → p = {pval(s.p)}",
+            f"- **McNemar** (exact, on {m.pairs} paired (spec, rep) outcomes): b = {m.b} ({a} pass, {b} fail), "
+            f"c = {m.c} ({a} fail, {b} pass) → p = {pval(m.p)}"]
+    if h.pass_at:
+        out.append("- **pass@k** (unbiased, mean over specs): " + "; ".join(
+            f"pass@{k}: {a} {pct(pa)} vs {b} {pct(pb)}" for k, (pa, pb) in sorted(h.pass_at.items())))
+    if len(h.shared) < 6:
+        floor = stats.sign_test([1.0] * len(h.shared)).p if h.shared else 1.0
+        out.append(f"- Note: with {len(h.shared)} spec(s) the smallest possible sign-test p is {pval(floor)}; "
+                   "the spec is the independent unit, reps sit inside specs.")
+    for name, only in ((a, h.only_a), (b, h.only_b)):
+        if only:
+            out.append(f"- Specs only {name} ran (left out of the comparison): {', '.join(only)}")
+    return out + [""]
+
+
+def _group(g: Group) -> list[str]:
+    w = stats.wall_stats(g.walls)
+    suites = ", ".join(sorted(g.suites)) or "?"
+    out = [f"### {g.variant} · suite {suites} · hash `{g.suite_hash}`", "",
+           f"- Runs: {g.runs} in {len(g.campaigns)} campaign(s); tiers: "
+           + ", ".join(f"{t} ×{n}" for t, n in sorted(g.tiers.items(), key=lambda kv: str(kv[0]))),
+           f"- Pass rate: {g.passes}/{g.runs} = {pct(g.passes / g.runs)} (Wilson 95 % {ci(g.passes, g.runs)})",
+           f"- Overall verdicts: {_overall(g.overall)}",
+           f"- Wall time (s): median {secs(w.median)}, mean {secs(w.mean)}, p90 {secs(w.p90)}, "
+           f"stdev {secs(w.stdev)}, min {secs(w.min)}, max {secs(w.max)}",
+           "- Flags in effect: " + "; ".join(f"{flags_label(f)} ×{n}" for f, n in g.flags.most_common()), "",
+           "| spec | app | runs | passes | pass rate | Wilson 95 % | wall median (s) | wall p90 (s) | overall |",
+           "|---|---|---:|---:|---:|---|---:|---:|---|"]
+    for s in sorted(g.specs.values(), key=lambda s: s.spec):
+        ws = stats.wall_stats(s.walls)
+        out.append(f"| {s.spec} | {s.app_slug} | {s.runs} | {s.passes} | {pct(s.rate)} | {ci(s.passes, s.runs)} | "
+                   f"{secs(ws.median)} | {secs(ws.p90)} | {_overall(s.overall)} |")
+    return out + [""]

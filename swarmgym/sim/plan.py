@@ -1,0 +1,127 @@
+"""Recognise the suite spec a prompt asks for, plan its tasks and dispatch them over the pool.
+
+A prompt is recognised by exact match with a spec's prompt or hard prompt, else by the app
+slug appearing in it as a word.  Suites come from ``SWARMGYM_SUITES_DIR`` (what the sim
+adapter passes from ``cfg.suites_dir``) or the repository's ``suites/``.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from swarmgym.errors import SuiteError
+from swarmgym.sim.fleet import Device
+from swarmgym.suite import Spec, Suite, load_suite
+
+
+@dataclass
+class Target:
+    suite: Suite
+    spec: Spec
+    hard: bool
+
+
+def _suites(env: Mapping[str, str]) -> list[Suite]:
+    from swarmgym.config import REPO_ROOT
+
+    root = Path(env.get("SWARMGYM_SUITES_DIR") or REPO_ROOT / "suites")
+    dirs = [root] if (root / "suite.yaml").is_file() else sorted(p for p in root.glob("*") if (p / "suite.yaml").is_file())
+    out = []
+    for d in dirs:
+        try:
+            out.append(load_suite(d))
+        except SuiteError:
+            continue  # a broken suite is not the simulator's to report
+    return out
+
+
+def find_spec(prompt: str, env: Mapping[str, str]) -> Target | None:
+    suites = _suites(env)
+    text = prompt.strip()
+    for suite in suites:
+        for spec in suite.specs:
+            if text == spec.prompt.strip():
+                return Target(suite, spec, False)
+            if text == spec.hard_prompt.strip():
+                return Target(suite, spec, True)
+    for suite in suites:
+        for spec in suite.specs:
+            if re.search(rf"(?<![\w-]){re.escape(spec.app_slug)}(?![\w-])", prompt, re.IGNORECASE):
+                return Target(suite, spec, False)
+    return None
+
+
+@dataclass
+class Task:
+    task_id: str
+    title: str
+    files: list[str] = field(default_factory=list)
+
+
+def _kind(path: str) -> int:
+    name = Path(path).name
+    if path.startswith("tests/") or name.startswith("test_"):
+        return 1
+    if name.lower().startswith("readme") or path.endswith((".md", ".rst", ".txt")):
+        return 2
+    return 0
+
+
+def _stem(path: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", Path(path).stem.lower()).strip("-")
+    return s or "module"
+
+
+def plan_tasks(files: list[str]) -> list[Task]:
+    """5-6 tasks (more than the default pool has devices): code first, then tests, then docs, in contiguous groups of files."""
+    ordered = sorted(files, key=lambda p: (_kind(p), p))
+    n = min(6, max(5, math.ceil(len(ordered) / 2)))
+    groups: list[list[str]] = [[] for _ in range(n)]
+    if ordered:
+        size, extra = divmod(len(ordered), n)
+        i = 0
+        for g in range(n):
+            take = size + (1 if g < extra else 0)
+            groups[g] = ordered[i:i + take]
+            i += take
+    tasks, fillers = [], iter(["integrate", "verify", "review", "polish", "smoke", "docs"])
+    for g, grp in enumerate(groups, 1):
+        if grp:
+            name = _stem(grp[0]) if _stem(grp[0]) not in ("init", "main") or len(grp) == 1 else _stem(grp[-1])
+            title = "write " + ", ".join(grp)
+        else:
+            name = next(fillers)
+            title = f"{name} the app"
+        tasks.append(Task(task_id=f"t{g}-{name}", title=title, files=grp))
+    return tasks
+
+
+def owner(tasks: list[Task], path: str) -> Task:
+    """The task that writes ``path`` (a new file goes to the task owning its directory)."""
+    for t in tasks:
+        if path in t.files:
+            return t
+    parent = str(Path(path).parent)
+    for t in tasks:
+        if any(str(Path(f).parent) == parent for f in t.files):
+            return t
+    return tasks[0]
+
+
+def weighted_rr(devices: list[Device], rng: random.Random) -> Iterator[Device]:
+    """Smooth weighted round-robin over devices with weight > 0, from a seeded start."""
+    live = [d for d in devices if d.weight > 0]
+    if not live:
+        return
+    total = sum(d.weight for d in live)
+    current = {d.id: rng.uniform(0, d.weight) for d in live}
+    while True:
+        for d in live:
+            current[d.id] += d.weight
+        pick = max(live, key=lambda d: current[d.id])
+        current[pick.id] -= total
+        yield pick

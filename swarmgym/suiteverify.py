@@ -1,0 +1,133 @@
+"""Verify a suite: every reference passes every check, every mutant fails its targets.
+
+A suite is only a fair ruler if its checks tell good apps from realistic bad ones.  For each
+spec this materializes the reference app and each mutant into a temp dir, runs all the spec's
+checks (hard-only ones included) through the sandboxed check runner, and returns typed rows.
+A check that no mutant fails is reported: it does not discriminate, which is a suite defect.
+"""
+from __future__ import annotations
+
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Literal
+
+from pydantic import BaseModel, Field
+
+from swarmgym.checks import run_checks
+from swarmgym.config import Config
+from swarmgym.models import CheckResult
+from swarmgym.suite import Mutant, Spec, Suite, locked_hash, materialize
+
+REQUIRED_FAILURES = ("liar", "stub", "crash")
+
+
+class AppRow(BaseModel):
+    """The outcome of one reference or mutant against all of its spec's checks."""
+
+    spec: str
+    app_slug: str
+    kind: Literal["reference", "mutant"]
+    name: str
+    failure: str | None = None
+    description: str = ""
+    targets: list[str] = Field(default_factory=list)
+    passed: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
+    missed_targets: list[str] = Field(default_factory=list)  # targets this mutant did NOT fail
+    results: list[CheckResult] = Field(default_factory=list)
+    ok: bool = False
+    problem: str = ""
+
+
+class SuiteVerification(BaseModel):
+    suite: str
+    hash: str
+    locked_hash: str | None
+    hash_ok: bool
+    rows: list[AppRow]
+    uncaught: dict[str, list[str]] = Field(default_factory=dict)  # spec id -> checks no mutant fails
+    problems: list[str] = Field(default_factory=list)            # suite-level defects, one line each
+
+    @property
+    def ok(self) -> bool:
+        return self.hash_ok and not self.problems and all(r.ok for r in self.rows)
+
+
+def _judge(row: AppRow, check_names: list[str]) -> AppRow:
+    if row.kind == "reference":
+        row.ok = not row.failed
+        row.problem = "" if row.ok else f"reference fails {', '.join(row.failed)}"
+        return row
+    unknown = [t for t in row.targets if t not in check_names]
+    row.missed_targets = [t for t in row.targets if t in check_names and t not in row.failed]
+    if unknown:
+        row.problem = f"targets unknown check(s) {', '.join(unknown)}"
+    elif not row.targets:
+        row.problem = "mutant.yaml lists no targets"
+    elif row.missed_targets:
+        row.problem = f"passes its target(s) {', '.join(row.missed_targets)}"
+    row.ok = not row.problem
+    return row
+
+
+def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = None) -> AppRow:
+    """Materialize one reference (``mutant=None``) or mutant and run every check of ``spec``."""
+    checks = spec.checks_for(hard=True)
+    with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
+        ws = materialize(suite, spec, Path(tmp) / spec.app_slug, mutant)
+        results = run_checks(checks, ws, cfg)
+    row = AppRow(spec=spec.id, app_slug=spec.app_slug, kind="mutant" if mutant else "reference",
+                 name=mutant.name if mutant else "reference", failure=mutant.failure if mutant else None,
+                 description=mutant.description if mutant else "", targets=list(mutant.targets) if mutant else [],
+                 passed=[r.name for r in results if r.passed], failed=[r.name for r in results if not r.passed],
+                 results=results)
+    return _judge(row, [c.name for c in checks])
+
+
+def plan(suite: Suite, specs: list[str] | None = None) -> list[tuple[Spec, Mutant | None]]:
+    """Every (spec, reference-or-mutant) pair to run, references first within a spec."""
+    chosen = [suite.spec(s) for s in specs] if specs else suite.specs
+    return [(spec, m) for spec in chosen for m in [None, *suite.mutants(spec)]]
+
+
+def suite_problems(suite: Suite, rows: list[AppRow], specs: list[Spec]) -> tuple[dict[str, list[str]], list[str]]:
+    uncaught: dict[str, list[str]] = {}
+    problems: list[str] = []
+    for spec in specs:
+        mine = [r for r in rows if r.spec == spec.id and r.kind == "mutant"]
+        caught = {name for r in mine for name in r.failed}
+        missing = [c.name for c in spec.checks if c.name not in caught]
+        if missing:
+            uncaught[spec.id] = missing
+            problems.append(f"spec {spec.id}: no mutant fails check(s) {', '.join(missing)}")
+        kinds = {r.failure for r in mine}
+        lacking = [f for f in REQUIRED_FAILURES if f not in kinds]
+        if lacking:
+            problems.append(f"spec {spec.id}: no mutant with failure {', '.join(lacking)}")
+    return uncaught, problems
+
+
+def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str] | None = None,
+                 on_row: Callable[[AppRow], None] | None = None) -> SuiteVerification:
+    """Run every reference and mutant of ``suite`` (``workers`` apps at a time)."""
+    jobs = plan(suite, specs)
+
+    def one(job: tuple[Spec, Mutant | None]) -> AppRow:
+        row = verify_app(suite, job[0], cfg, job[1])
+        if on_row:
+            on_row(row)
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        rows = list(pool.map(one, jobs))
+    chosen = [suite.spec(s) for s in specs] if specs else list(suite.specs)
+    uncaught, problems = suite_problems(suite, rows, chosen)
+    locked = locked_hash(suite)
+    if locked is None:
+        problems.append(f"{suite.root / 'suite.lock'}: missing; run `swarmgym suite hash --write-lock`")
+    elif locked != suite.hash:
+        problems.append(f"{suite.root / 'suite.lock'}: holds {locked} but the suite hashes to {suite.hash}; "
+                        "a frozen suite was edited: make a new suite instead")
+    return SuiteVerification(suite=suite.name, hash=suite.hash, locked_hash=locked,
+                             hash_ok=locked == suite.hash, rows=rows, uncaught=uncaught, problems=problems)

@@ -1,0 +1,53 @@
+"""The command adapter (argv template, no shell) and the sim adapter (isolated goose root)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from swarmgym.adapters import get_adapter
+from swarmgym.collect import collect
+from swarmgym.collect.traces import db_under_root
+from swarmgym.config import load_config
+from tests.fixtures.simrun import suite
+
+
+def test_command_adapter_passes_the_prompt_as_one_argument_without_a_shell(tmp_path):
+    script = tmp_path / "tool.py"
+    script.write_text("import json, sys\nopen('argv.json', 'w').write(json.dumps(sys.argv[1:]))\n"
+                      "print(json.dumps({'done': ['t1'], 'tasks': [{'task_id': 't1', 'status': 'done'}]}))\n")
+    cfg = load_config(tmp_path, environ={}, overrides={"swarm.command": [sys.executable, str(script), "--ask", "{prompt}"]})
+    prompt = "build it; rm -rf / $(echo pwned) `id`"
+    out = get_adapter("command", cfg).run(prompt, tmp_path / "ws")
+    assert json.loads((tmp_path / "ws" / "argv.json").read_text()) == ["--ask", prompt]
+    assert out.exit_code == 0 and out.report.done == ["t1"] and out.report_source == "stdout"
+    assert out.has_fleet_log is False
+    ev = collect(tmp_path / "ws", out, cfg)
+    assert not any(p.startswith("events:") for p in ev.problems)  # no fleet log is expected from it
+
+
+def test_sim_adapter_keeps_goose_state_under_the_swarmgym_home(tmp_path, monkeypatch):
+    real = tmp_path / "real-goose"
+    monkeypatch.setenv("GOOSE_PATH_ROOT", str(real))  # the user's own goose dir must stay untouched
+    cfg = load_config(tmp_path / "home", environ={})
+    (tmp_path / "home").mkdir(exist_ok=True)
+    out = get_adapter("sim", cfg).run(suite().spec("calc").prompt if _has("calc") else suite().specs[1].prompt,
+                                      tmp_path / "ws", env={"SWARMGYM_SIM_TIME_SCALE": "0",
+                                                            "SWARMGYM_SIM_FORCE": "reference"})
+    assert out.exit_code == 0 and out.adapter == "sim"
+    expected = db_under_root(tmp_path / "home" / ".sim-goose")
+    assert out.sessions_db == str(expected) and expected.is_file()
+    assert not real.exists()
+    ev = collect(tmp_path / "ws", out, cfg)
+    assert ev.traces and all(t.found for t in ev.traces.values())
+
+
+def test_sim_adapter_honours_a_goose_root_the_caller_sets(tmp_path):
+    cfg = load_config(tmp_path, environ={}, overrides={"swarm.env": {"GOOSE_PATH_ROOT": str(tmp_path / "mine")}})
+    out = get_adapter("sim", cfg).run(suite().specs[0].prompt, tmp_path / "ws",
+                                      env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
+    assert out.sessions_db == str(db_under_root(tmp_path / "mine"))
+    assert (tmp_path / "mine" / "data" / "sessions" / "sessions.db").is_file()
+
+
+def _has(key: str) -> bool:
+    return any(key in (s.id, s.app_slug) for s in suite().specs)

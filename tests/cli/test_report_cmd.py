@@ -1,0 +1,70 @@
+"""``swarmgym bench-report`` | ``bench-csv`` | ``report``."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from swarmgym.cli import cli
+from swarmgym.ledger import Ledger
+from swarmgym.models import LedgerRecord
+
+
+def fill(home, variant: str, suite_hash: str, outcomes: list[bool], **kw) -> None:
+    lg = Ledger(home / "ledger")
+    for i, ok in enumerate(outcomes):
+        spec = ("crud", "compute", "txn")[i % 3]
+        fields = dict(session_id=f"{variant}-{suite_hash}-{i}", job_id=f"{variant}:{suite_hash}:{i}",
+                      campaign_id=f"c-{variant}", mode="benchmark", spec=spec, app_slug=spec, variant=variant,
+                      tier="medium", rep=i // 3, suite="bench-v1", suite_hash=suite_hash,
+                      overall="pass" if ok else "fail", functional=ok, wall_secs=12.5, ts=1.7e9 + i)
+        fields.update(kw)
+        lg.record(LedgerRecord(**fields))
+
+
+def run(home, *args):
+    return CliRunner().invoke(cli, ["--root", str(home), *args])
+
+
+def test_bench_report_writes_benchmark_md_and_prints_the_head_to_head(tmp_path):
+    fill(tmp_path, "mlx", "h1", [True] * 6)
+    fill(tmp_path, "gguf", "h1", [False, True, False, False, True, False])
+    res = run(tmp_path, "bench-report")
+    assert res.exit_code == 0, res.output
+    assert str(tmp_path / "runs" / "BENCHMARK.md") in res.output
+    assert "gguf vs mlx" in res.output and "(0/4)" in res.output  # McNemar b/c
+    assert (tmp_path / "runs" / "benchmark-runs.csv").is_file()
+
+
+def test_bench_report_is_loud_about_different_suite_hashes(tmp_path):
+    fill(tmp_path, "mlx", "h1", [True] * 3)
+    fill(tmp_path, "gguf", "h2", [False] * 3)
+    res = run(tmp_path, "bench-report")
+    assert res.exit_code == 0
+    assert "NOT COMPARED: gguf (h2) vs mlx (h1)" in res.output
+    assert "never pairs runs across suite hashes" in " ".join(res.output.split())
+
+
+def test_bench_csv_prints_both_paths(tmp_path):
+    fill(tmp_path, "mlx", "h1", [True, False])
+    res = run(tmp_path, "bench-csv")
+    assert res.exit_code == 0
+    assert res.output.split() == [str(tmp_path / "runs" / "benchmark-runs.csv"),
+                                  str(tmp_path / "runs" / "benchmark-summary.csv")]
+    assert not (tmp_path / "runs" / "BENCHMARK.md").exists()
+
+
+def test_report_lists_the_last_n_sessions(tmp_path):
+    fill(tmp_path, "mlx", "h1", [True] * 4)
+    fill(tmp_path, "mlx", "h1", [False], mode="exploratory", archetype="heavy-spec", session_id="explore-1",
+         job_id="e:1", idle_nodes=["gpu-b"], ts=1.8e9)
+    res = run(tmp_path, "report", "-n", "2")
+    assert res.exit_code == 0
+    assert "mlx-h1-3" in res.output and "explore-1" in res.output and "mlx-h1-2" not in res.output
+    line = next(ln for ln in res.output.splitlines() if "explore-1" in ln)
+    assert "exploratory" in line and "heavy-spec" in line and "gpu-b" in line and "fail" in line
+
+
+def test_report_on_an_empty_ledger_and_a_bad_n(tmp_path):
+    res = run(tmp_path, "report")
+    assert res.exit_code == 0 and "no sessions yet" in res.output
+    res = run(tmp_path, "report", "-n", "0")
+    assert res.exit_code == 2 and "-n" in res.output

@@ -1,0 +1,110 @@
+"""`swarmgym suite hash | verify`, run as a user would: a real subprocess, exit codes, output."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from swarmgym.config import REPO_ROOT
+from swarmgym.suite import load_suite
+
+
+def swarmgym(*args: str, home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
+    env["COLUMNS"] = "200"
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args],
+                          capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def tiny_suite(root: Path, *, liar_script: str = "echo goodbye\n", lock: bool = True) -> Path:
+    """A one-spec suite whose app is a bash script: reference + liar/stub/crash mutants."""
+    d = root / "tiny"
+    checks = [{"name": "says_hello", "kind": "command_succeeds", "run": 'test "$(bash hello.sh)" = hello'},
+              {"name": "has_script", "kind": "file_exists", "path": "hello.sh"}]
+    d.mkdir(parents=True)
+    (d / "suite.yaml").write_text(yaml.safe_dump({"name": "tiny", "specs": [
+        {"id": "greet", "app_slug": "hello", "prompt": "p", "hard_prompt": "hp", "checks": checks}]}))
+    app = d / "apps" / "hello"
+    (app / "reference").mkdir(parents=True)
+    (app / "reference" / "hello.sh").write_text("echo hello\n")
+    mutants = {"liar": ({"targets": ["says_hello"]}, {"hello.sh": liar_script}),
+               "stub": ({"targets": ["says_hello"]}, {"hello.sh": "exit 1\n"}),
+               "crash": ({"targets": ["has_script"], "delete": ["hello.sh"]}, {})}
+    for name, (meta, files) in mutants.items():
+        (app / "mutants" / name).mkdir(parents=True)
+        (app / "mutants" / name / "mutant.yaml").write_text(
+            yaml.safe_dump({"description": f"{name} mutant", "failure": name, **meta}))
+        for f, text in files.items():
+            (app / "mutants" / name / f).write_text(text)
+    if lock:
+        (d / "suite.lock").write_text(load_suite(d).hash + "\n")
+    return d
+
+
+def test_hash_prints_the_frozen_suite_hash_matching_its_lock(tmp_path):
+    res = swarmgym("suite", "hash", home=tmp_path)
+    lock = (REPO_ROOT / "suites" / "bench-v1" / "suite.lock").read_text().strip()
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == lock
+    assert "matches" in res.stderr
+
+
+def test_write_lock_freezes_a_new_suite_and_refuses_to_refreeze_an_edit(tmp_path):
+    d = tiny_suite(tmp_path, lock=False)
+    res = swarmgym("suite", "hash", "--suite", str(d), "--write-lock", home=tmp_path)
+    assert res.returncode == 0 and (d / "suite.lock").read_text().strip() == res.stdout.strip()
+    (d / "suite.yaml").write_text((d / "suite.yaml").read_text().replace("hp", "harder"))
+    res = swarmgym("suite", "hash", "--suite", str(d), home=tmp_path)
+    assert res.returncode == 1 and "MISMATCH" in res.stderr
+    res = swarmgym("suite", "hash", "--suite", str(d), "--write-lock", home=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "new suite" in res.stderr
+
+
+def test_unknown_suite_exits_2_without_traceback(tmp_path):
+    res = swarmgym("suite", "hash", "--suite", "no-such-suite", home=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "no-such-suite" in res.stderr
+
+
+def test_verify_good_suite_exits_0_and_shows_a_row_per_app(tmp_path):
+    res = swarmgym("suite", "verify", "--suite", str(tiny_suite(tmp_path)), home=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    for name in ("reference", "liar", "stub", "crash"):
+        assert name in res.stdout
+    assert "DEFECT" not in res.stdout and "suite OK" in res.stdout
+
+
+def test_verify_reports_a_mutant_that_passes_its_target_and_exits_1(tmp_path):
+    d = tiny_suite(tmp_path, liar_script="echo hello\n")
+    res = swarmgym("suite", "verify", "--suite", str(d), home=tmp_path)
+    assert res.returncode == 1
+    assert "DEFECT" in res.stdout and "passes its target" in res.stdout and "says_hello" in res.stdout
+
+
+def test_verify_json_is_machine_readable(tmp_path):
+    d = tiny_suite(tmp_path, lock=False)
+    res = swarmgym("suite", "verify", "--suite", str(d), "--json", home=tmp_path)
+    assert res.returncode == 1  # no lock yet
+    data = json.loads(res.stdout)
+    assert data["ok"] is False and data["hash_ok"] is False and data["locked_hash"] is None
+    assert {r["name"] for r in data["rows"]} == {"reference", "liar", "stub", "crash"}
+    assert all(r["ok"] for r in data["rows"])
+
+
+def test_verify_with_a_bad_check_timeout_exits_2(tmp_path):
+    d = tiny_suite(tmp_path)
+    res = swarmgym("suite", "verify", "--suite", str(d), "--check-timeout", "-1", home=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "timeout" in res.stderr
+
+
+def test_verify_check_timeout_kills_a_hanging_check(tmp_path):
+    d = tiny_suite(tmp_path)
+    (d / "apps" / "hello" / "reference" / "hello.sh").write_text("sleep 30; echo hello\n")
+    res = swarmgym("suite", "verify", "--suite", str(d), "--check-timeout", "1", "--json", home=tmp_path)
+    data = json.loads(res.stdout)
+    ref = next(r for r in data["rows"] if r["name"] == "reference")
+    assert res.returncode == 1 and ref["failed"] == ["says_hello"]
+    assert ref["results"][0]["timed_out"] is True

@@ -1,0 +1,59 @@
+"""The AI judge reads the real code, rules on three dimensions, and fails soft."""
+from __future__ import annotations
+
+from swarmgym.config import load_config
+from swarmgym.explore.judge import Judge, read_code
+from swarmgym.verify import verify
+
+from .scripted_brain import ScriptedBrain
+
+RULING = {"requirements": {"status": "partial", "met": ["adds numbers"], "missed": ["--json output"],
+                           "summary": "one of two"},
+          "code_quality": {"score": 3, "summary": "no tests"},
+          "bugs": [{"severity": "high", "description": "division by zero crashes", "file": "calc/__main__.py"}]}
+
+
+def app(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / "calc").mkdir(parents=True)
+    (ws / "calc" / "__main__.py").write_text("import sys\nprint(1 / int(sys.argv[1]))\n")
+    (ws / ".swarm").mkdir()
+    (ws / ".swarm" / "run-1.jsonl").write_text('{"secret": "log"}\n')
+    (ws / "blob.py").write_bytes(b"\0\0binary")
+    return ws
+
+
+def test_judge_reads_the_code_and_maps_its_ruling_to_three_dimensions(tmp_path):
+    ws = app(tmp_path)
+    brain = ScriptedBrain([RULING])
+    dims = {d.name: d for d in Judge(brain)(ws, "build calc", ["hidden: --json output"], None)}
+    assert dims["requirements"].status == "partial" and dims["requirements"].data["missed"] == ["--json output"]
+    assert dims["code_quality"].status == "partial" and dims["code_quality"].data["score"] == 3
+    assert dims["bugs"].status == "fail" and "division by zero" in dims["bugs"].findings[0].message
+    call = brain.calls[0]
+    assert call["role"] == "judge"
+    assert "print(1 / int(sys.argv[1]))" in call["user"] and "hidden: --json output" in call["user"]
+    assert ".swarm" not in call["user"] and "binary" not in call["user"]
+
+
+def test_code_quality_score_thresholds():
+    from swarmgym.explore.judge import quality_status
+    assert [quality_status(s) for s in (1, 2, 3, 4, 5)] == ["fail", "fail", "partial", "pass", "pass"]
+
+
+def test_reading_is_bounded_by_files_and_bytes(tmp_path):
+    for i in range(30):
+        (tmp_path / f"m{i:02}.py").write_text("x = 1\n" * 500)
+    text, names, truncated = read_code(tmp_path, max_files=5, max_bytes=4000)
+    assert len(names) <= 5 and truncated and len(text) <= 4500
+
+
+def test_a_judge_that_never_answers_validly_is_three_error_dimensions_not_a_crash(tmp_path):
+    ws = app(tmp_path)
+    brain = ScriptedBrain(["looks fine to me", {"requirements": {"status": "great"}}, "{}"])
+    cfg = load_config(tmp_path, environ={})
+    v = verify(None, ws, [], cfg, judge=Judge(brain, max_reasks=2), prompt="build calc")
+    for name in ("requirements", "code_quality", "bugs"):
+        assert v.dimensions[name].status == "error"
+        assert "no valid Ruling" in v.dimensions[name].error.message
+    assert len(brain.calls) == 3

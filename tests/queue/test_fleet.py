@@ -1,0 +1,208 @@
+"""A campaign over real worker processes on the real Redis: routing, chord, Flower, SIGKILL, flush, hangs."""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+
+from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
+from swarmgym.queue import dispatch, store
+from swarmgym.queue.localfleet import swarm_processes
+from swarmgym.queue.redis_util import for_config
+from swarmgym.suite import load_suite
+from tests.queue.conftest import BACKEND_DB, URL, app_for, wait_until, write_config
+
+pytestmark = pytest.mark.redis
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cli(home, *args, check=True):
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+                       text=True, timeout=120)
+    if check:
+        assert p.returncode == 0, p.stderr + p.stdout
+    return p
+
+
+def jsonl_job_ids(home) -> Counter:
+    path = home / "ledger" / "sessions.jsonl"
+    if not path.exists():
+        return Counter()
+    return Counter(json.loads(line)["job_id"] for line in path.read_text().splitlines() if line.strip())
+
+
+def finalized(home, cid):
+    return lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}")
+
+
+def sims_under(home) -> list[psutil.Process]:
+    out = []
+    for p in swarm_processes():
+        try:
+            if str(p.cwd()).startswith(str(home)):
+                out.append(p)
+        except psutil.Error:
+            continue
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def procfile_command(name: str) -> str:
+    for line in (REPO / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no {name} in Procfile")
+
+
+def send_custom(home, variant, jobs_env: list[dict], cid: str) -> list[str]:
+    """Enqueue a campaign whose jobs carry extra swarm env (e.g. SWARMGYM_SIM_FORCE=hang)."""
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    jobs = plan_jobs(s, "light", variant, campaign_id=cid)[: len(jobs_env)]
+    jobs = [j.model_copy(update={"env": e}) for j, e in zip(jobs, jobs_env)]
+    camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant=variant, suite=s.name, suite_hash=s.hash,
+                    jobs=jobs)
+    save_campaign(cfg, camp)
+    store.ensure_redis(for_config(cfg), camp)
+    dispatch.send_chord(app_for(home), cfg, cid, jobs, fresh=True)
+    return [j.job_id for j in jobs]
+
+
+def test_medium_campaign_runs_only_on_its_variant_hosts_and_the_chord_writes_the_benchmark(home, fleet_factory):
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b"),
+             fleet.worker("gguf", "gguf-a")]
+    port = free_port()
+    flower = fleet.spawn("flower", ["bash", "-c", procfile_command("flower")],
+                         {"FLOWER_BASIC_AUTH": "tester:s3cret", "FLOWER_PORT": str(port)})
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 30, what="flower listening")
+
+    out = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx").stdout.split()
+    cid = out[0]
+    gguf_cid = cli(home, "enqueue", "--tier", "smoke", "--variant", "gguf").stdout.split()[0]
+    assert cid.startswith("q-mlx-medium-") and gguf_cid != cid
+
+    wait_until(finalized(home, cid), 200, 1.0, "the mlx campaign record")
+    wait_until(finalized(home, gguf_cid), 60, 1.0, "the gguf campaign record")
+    ledger = Ledger(home / "ledger")
+    recs = ledger.records(kind="session", campaign_id=cid)
+    assert len(recs) == 15 and len({r.job_id for r in recs}) == 15
+    assert {r.host for r in recs} == {"mlx-a", "mlx-b"}  # never the gguf host
+    assert [r.host for r in ledger.records(kind="session", campaign_id=gguf_cid)] == ["gguf-a"]
+    camp_rec = ledger.find(f"campaign:{cid}")[0]
+    assert camp_rec.kind == "campaign" and camp_rec.data["jobs"] == 15
+    hosts = {h["device"]: h for h in camp_rec.data["per_host"]}
+    assert set(hosts) >= {"mlx-a", "mlx-b"} and sum(h["dispatched"] for h in hosts.values()) == 15
+    bench = home / "runs" / "BENCHMARK.md"
+    assert bench.is_file() and "mlx" in bench.read_text()
+    assert (home / "runs" / "benchmark-runs.csv").is_file()
+
+    # Flower saw the campaign's tasks, including the chord body that finalized it
+    api = f"http://127.0.0.1:{port}/api/tasks"
+    assert httpx.get(api, timeout=10).status_code == 401
+    tasks = httpx.get(api, auth=("tester", "s3cret"), timeout=10).json()
+    jobs = [t for t in tasks.values() if t.get("name") == "swarmgym.run_job" and cid in (t.get("args") or "")]
+    assert len(jobs) >= 15
+    bodies = [t for t in tasks.values() if t.get("name") == "swarmgym.finalize_campaign" and cid in (t.get("args") or "")]
+    assert any(t.get("state") == "SUCCESS" and "finalized" in (t.get("result") or "") for t in bodies), bodies
+
+    status = cli(home, "status", cid).stdout
+    assert "finalized" in status and "15/15 recorded" in status
+    workers = cli(home, "workers").stdout
+    assert "mlx@mlx-a" in workers and "variant.gguf" in workers
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_without_orphans(home, fleet_factory):
+    write_config(home, visibility_timeout=10)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = cli(home, "enqueue", "--tier", "light", "--variant", "mlx").stdout.split()[0]
+    r = for_config(load_config(home))
+
+    def running_on_a():
+        states = store.job_states(r, cid)
+        return [j for j, s in states.items() if s.get("state") == "running" and s.get("host") == "mlx-a"] \
+            and sims_under(home)
+    wait_until(running_on_a, 60, 0.2, "a job running on mlx-a")
+    victims = [p.pid for p in sims_under(home)]
+    fleet.kill("mlx@mlx-a")
+    wait_until(finalized(home, cid), 150, 1.0, "the campaign record after the kill")
+    counts = jsonl_job_ids(home)
+    campaign_jobs = {k: v for k, v in counts.items() if k.startswith(cid)}
+    assert len(campaign_jobs) == 3 and set(campaign_jobs.values()) == {1}, counts
+    wait_until(lambda: not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
+                               for p in victims), 10, 0.5, "the killed host's swarm to be gone")
+    assert not sims_under(home)
+
+
+def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(home, fleet_factory):
+    import redis
+
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = cli(home, "enqueue", "--tier", "light", "--variant", "mlx").stdout.split()[0]
+    r = for_config(load_config(home))
+    wait_until(lambda: any(s.get("state") == "running" for s in store.job_states(r, cid).values()), 60, 0.2,
+               "the first job to start")
+    r.flushdb()
+    redis.Redis.from_url(URL.format(BACKEND_DB)).flushdb()
+    time.sleep(1.0)
+    assert not finalized(home, cid)()
+    out = cli(home, "resume", cid).stdout
+    assert "re-sent" in out
+    wait_until(finalized(home, cid), 150, 1.0, "the resumed campaign record")
+    counts = jsonl_job_ids(home)
+    assert sorted(k for k in counts if k.startswith(cid + "-")) == [f"{cid}-{i:03d}" for i in range(3)]
+    assert all(v == 1 for v in counts.values())
+
+
+@pytest.mark.parametrize("limit", ["swarm-timeout", "celery-soft-limit"])
+def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_goes_on(home, fleet_factory, limit):
+    if limit == "swarm-timeout":   # the adapter's own timeout (exit 124) comes first
+        write_config(home, soft_time_limit=120, time_limit=150, swarm_timeout=4)
+    else:                          # Celery's soft limit is the backstop
+        write_config(home, soft_time_limit=6, time_limit=40, swarm_timeout=120)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = "hang-test"
+    hang, ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}, {}], cid)
+    wait_until(finalized(home, cid), 120, 1.0, "the campaign record")
+    ledger = Ledger(home / "ledger")
+    by_job = {r.job_id: r for r in ledger.records(kind="session", campaign_id=cid)}
+    assert by_job[hang].data["status"] == "timeout" and by_job[hang].overall == "fail"
+    if limit == "celery-soft-limit":
+        assert by_job[hang].error.type == "SoftTimeLimitExceeded"
+        assert 3 <= by_job[hang].wall_secs < 30  # the task's clock starts a moment before the job's
+    else:
+        assert by_job[hang].exit_code == 124 and 3 <= by_job[hang].wall_secs < 30
+    assert by_job[ok].data["status"] == "done" and by_job[ok].host == "mlx-a"
+    assert not sims_under(home)

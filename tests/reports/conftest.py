@@ -1,0 +1,94 @@
+"""Hand-built session documents for the report tests (the job pipeline is not used here)."""
+from __future__ import annotations
+
+import pytest
+
+from swarmgym.models import (CheckResult, DimensionResult, Finding, PoolDevice, RunOutcome, RunReport,
+                             SessionDoc, Turn, Verdict)
+
+
+def make_doc(*, stdout_tail: str = "<b>total: 24</b> & \"more\"", tweak: bool = True,
+             prompt: str = "Build invtrack: an inventory CLI.") -> SessionDoc:
+    checks = [
+        CheckResult(name="value-report", kind="command_succeeds", passed=False, exit_code=1, duration_s=0.41,
+                    stdout_tail=stdout_tail, stderr_tail="Traceback: <module> boom", detail="grep found no 25"),
+        CheckResult(name="entry-exists", kind="file_exists", passed=True, detail="invtrack/__main__.py"),
+    ]
+    findings = [
+        Finding(severity="low", dimension="diagnostics", message="TODO left in invtrack/db.py", hint="finish or delete it"),
+        Finding(severity="high", dimension="checks", message="golden check value-report failed",
+                hint="the value report must print 25 for the sample items"),
+        Finding(severity="medium", dimension="cluster", message="device gpu-b is idle (0.0 of fair 3.0)",
+                hint="raise its pool weight: goose swarm pool weight gpu-b 2"),
+    ]
+    verdict = Verdict(overall="fail", functional=False, findings=findings, dimensions={
+        "swarm": DimensionResult(name="swarm", status="pass", summary="exit 0"),
+        "checks": DimensionResult(name="checks", status="fail", summary="1/2 checks passed",
+                                  data={"results": [c.model_dump() for c in checks]}),
+        "cluster": DimensionResult(name="cluster", status="partial", summary="1 idle device"),
+        "diagnostics": DimensionResult(name="diagnostics", status="partial"),
+        "requirements": DimensionResult(name="requirements", status="n/a"),
+    })
+    turn = Turn(
+        n=1, kind="bench", prompt=prompt, verdict=verdict, wall_secs=42.5,
+        run=RunOutcome(adapter="sim", exit_code=0, report=RunReport(dispatched_per_device={"gpu-a": 6, "gpu-b": 0}),
+                       report_source="stdout"),
+        per_device={"gpu-a": 5, "gpu-b": 1, "m2-mini": 0},
+        pool=[PoolDevice(id="gpu-a", weight=2), PoolDevice(id="gpu-b", weight=1), PoolDevice(id="m2-mini", weight=1)],
+        diagnostics_by_model={"qwen-27b": {"narration": 1, "todo": 2}, "glm-9b": {"not_implemented": 1}},
+        tweak={"proposal": "pool.gpu-b.weight=2", "applied": ["pool.gpu-b.weight=2"], "rejected": [],
+               "before": {"gpu-a": 5, "gpu-b": 1, "m2-mini": 0}, "after": {"gpu-a": 3, "gpu-b": 2, "m2-mini": 1}}
+        if tweak else None,
+    )
+    return SessionDoc(session_id="sess-0001", job_id="c1:0001", campaign_id="c1", spec="crud", app_slug="invtrack",
+                      variant="mlx", tier="smoke", suite="bench-v1", suite_hash="abc123", host="mac-1",
+                      turns=[turn], overall="fail", functional=False, started=1.7e9, finished=1.7e9 + 43)
+
+
+@pytest.fixture
+def doc() -> SessionDoc:
+    return make_doc()
+
+
+@pytest.fixture
+def doc_factory():
+    return make_doc
+
+
+SLUGS = {"crud": "invtrack", "compute": "rdcalc", "txn": "txkvbench"}
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    from swarmgym.config import load_config
+    return load_config(tmp_path, environ={})
+
+
+@pytest.fixture
+def add_runs(cfg):
+    """add_runs(variant, suite_hash, {spec: [True, False, ...]}, **fields): one ledger record per outcome."""
+    from swarmgym.ledger import Ledger
+    from swarmgym.models import LedgerRecord
+
+    ledger = Ledger(cfg.ledger_dir)
+    counter = iter(range(100000))
+
+    def add(variant: str, suite_hash: str | None, outcomes: dict[str, list[bool]], **fields) -> None:
+        for rep in range(max(len(v) for v in outcomes.values())):
+            for spec, oks in outcomes.items():
+                if rep >= len(oks):
+                    continue
+                i = next(counter)
+                ok = oks[rep]
+                base = dict(session_id=f"s{i:04d}", job_id=f"{variant}:{suite_hash}:{i:04d}",
+                            campaign_id=f"{variant}-camp", mode="benchmark", spec=spec, app_slug=SLUGS.get(spec, spec),
+                            variant=variant, tier="medium", rep=rep, suite="bench-v1", suite_hash=suite_hash,
+                            overall="pass" if ok else "fail", functional=ok,
+                            dimensions={"checks": "pass" if ok else "fail", "swarm": "pass", "cluster": "partial",
+                                        "diagnostics": "pass"},
+                            wall_secs=float(10 * (rep + 1)), exit_code=0, tasks_done=6, tasks_failed=0 if ok else 1,
+                            ts=1.7e9 + i)
+                base.update(fields)
+                ledger.record(LedgerRecord(**base))
+
+    return add

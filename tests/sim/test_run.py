@@ -1,0 +1,101 @@
+"""`swarmgym-sim swarm run`: determinism, the goose file contract, env errors, unknown prompts."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from tests.fixtures.simrun import sim_cli, suite
+
+PROMPT = suite().specs[1].prompt
+
+
+def _run(tmp_path, name, *extra, **env):
+    ws = tmp_path / name
+    ws.mkdir()
+    return ws, sim_cli(tmp_path, "swarm", "run", PROMPT, "--output-format", "json", *extra, cwd=ws, **env)
+
+
+def test_same_seed_gives_byte_identical_stdout_and_another_seed_differs(tmp_path):
+    env = {"SWARMGYM_SIM_VARIANT": "gguf", "SWARMGYM_SIM_SEED": "42"}
+    _, a = _run(tmp_path, "a", **env)
+    _, b = _run(tmp_path, "b", **env)
+    assert a.returncode == b.returncode and a.stdout == b.stdout and a.stdout
+    outs = {_run(tmp_path, f"s{s}", SWARMGYM_SIM_VARIANT="gguf", SWARMGYM_SIM_SEED=str(s))[1].stdout
+            for s in range(3)}
+    assert len(outs) > 1
+
+
+def test_run_writes_what_goose_writes(tmp_path):
+    ws, res = _run(tmp_path, "ws", SWARMGYM_SIM_FORCE="reference")
+    assert res.returncode == 0
+    report = json.loads(res.stdout)
+    for key in ("done", "failed", "salvaged", "bonus", "planned_files", "results", "dispatched_per_device",
+                "per_device", "tasks"):
+        assert key in report
+    task = report["tasks"][0]
+    for key in ("task_id", "status", "device", "model", "attempts", "attempt_history", "elapsed_ms", "session_id",
+                "tool_calls", "output"):
+        assert key in task
+    logs = list((ws / ".swarm").glob("run-swarm-*.jsonl"))
+    assert len(logs) == 1
+    lines = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    assert [e["seq"] for e in lines] == list(range(1, len(lines) + 1))
+    assert all({"ts", "run_id", "seq", "event"} <= set(e) for e in lines)
+    assert lines[0]["event"] == "run_started" and lines[-1]["event"] == "run_finished"
+    assert {"prompt", "planner_model", "endpoint", "working_dir", "max_turns", "max_attempts", "pool"} <= set(lines[0])
+    assert lines[-1]["report"] == report
+    assert sorted(p.stem for p in (ws / ".swarm" / "activity").glob("*.json")) == sorted(report["done"])
+    con = sqlite3.connect(tmp_path / "goose" / "data" / "sessions" / "sessions.db")
+    sids = {r[0] for r in con.execute("SELECT DISTINCT session_id FROM messages")}
+    assert {t["session_id"] for t in report["tasks"]} <= sids
+    assert "[swarm" in res.stderr  # progress goes to stderr
+
+
+def test_a_failed_core_task_exits_non_zero(tmp_path):
+    seen = set()
+    for seed in range(8):  # crash ends its task failed or salvaged; failed must exit 1
+        _, res = _run(tmp_path, f"c{seed}", SWARMGYM_SIM_FORCE="crash", SWARMGYM_SIM_SEED=str(seed))
+        report = json.loads(res.stdout)
+        assert res.returncode == (1 if report["failed"] else 0)
+        seen.add(res.returncode)
+    assert seen == {0, 1}
+
+
+def test_bad_sim_env_is_one_line_exit_2(tmp_path):
+    _, res = _run(tmp_path, "f", SWARMGYM_SIM_FORCE="meltdown")
+    assert res.returncode == 2 and res.stderr.strip().startswith("swarmgym-sim: SWARMGYM_SIM_FORCE='meltdown'")
+    _, res = _run(tmp_path, "v", SWARMGYM_SIM_VARIANT="cuda")
+    assert res.returncode == 2 and "unknown variant" in res.stderr and "mlx, gguf" in res.stderr
+    bad = tmp_path / "fleet.yaml"
+    bad.write_text("devices: []\nvariants: {mlx: {faults: {melt: 0.1}}}\n")
+    _, res = _run(tmp_path, "y", SWARMGYM_SIM_FLEET=str(bad))
+    assert res.returncode == 2 and str(bad) in res.stderr and "Traceback" not in res.stderr
+
+
+def test_an_unknown_prompt_gets_a_small_honest_attempt_or_a_narrated_non_result(tmp_path):
+    kinds = set()
+    for seed in range(12):
+        ws = tmp_path / f"u{seed}"
+        ws.mkdir()
+        res = sim_cli(tmp_path, "swarm", "run", "Write a haiku generator", "--output-format", "json", cwd=ws,
+                      SWARMGYM_SIM_SEED=str(seed))
+        report = json.loads(res.stdout)
+        calls = sum(len(t["tool_calls"]) for t in report["tasks"])
+        if (ws / "README.md").exists():
+            assert "haiku" in (ws / "README.md").read_text() and calls > 0
+            kinds.add("attempt")
+        elif calls == 0:
+            assert report["failed"] == [] and not (ws / "app.py").exists()
+            kinds.add("narrated")
+    assert kinds == {"attempt", "narrated"}
+
+
+def test_time_scale_turns_simulated_minutes_into_real_seconds(tmp_path):
+    import time
+
+    t0 = time.monotonic()
+    _run(tmp_path, "slow", SWARMGYM_SIM_FORCE="reference", SWARMGYM_SIM_TIME_SCALE="0.15")
+    slow = time.monotonic() - t0
+    t0 = time.monotonic()
+    _run(tmp_path, "fast", SWARMGYM_SIM_FORCE="reference", SWARMGYM_SIM_TIME_SCALE="0")
+    assert slow - (time.monotonic() - t0) > 0.5

@@ -1,0 +1,78 @@
+"""``swarmgym bench`` as a user runs it: a real process, the real simulator, a real ledger."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}
+for k in list(ENV):
+    if k.startswith(("GOOSE_SWARM_", "SWARMGYM_")) and k != "SWARMGYM_SIM_TIME_SCALE":
+        ENV.pop(k)
+
+
+def swarmgym(home, *args, env=None, **kw):
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+                          text=True, env={**ENV, **(env or {})}, timeout=600, **kw)
+
+
+def ledger_lines(home):
+    p = home / "ledger" / "sessions.jsonl"
+    return [json.loads(line) for line in p.read_text().splitlines() if line.strip()] if p.exists() else []
+
+
+def test_light_bench_leaves_ledger_benchmark_md_and_three_reports(tmp_path):
+    r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2")
+    assert r.returncode == 0, r.stderr
+    recs = ledger_lines(tmp_path)
+    assert len(recs) == 3 and {x["spec"] for x in recs} == {"crud", "compute", "txn"}
+    assert all(x["suite_hash"].startswith("sha256:") and x["mode"] == "benchmark" for x in recs)
+    assert (tmp_path / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
+    assert len(list((tmp_path / "runs").glob("*/report.html"))) == 3
+    assert "functional" in r.stdout
+
+
+def test_bench_says_exploratory_options_are_ignored(tmp_path):
+    r = swarmgym(tmp_path, "bench", "--tier", "smoke", "--turns", "3", "--no-judge", "--tweak")
+    assert r.returncode == 0, r.stderr
+    assert "--turns, --no-judge, --tweak ignored in benchmark mode" in r.stdout
+
+
+def test_records_carry_the_swarm_flags_in_effect(tmp_path):
+    r = swarmgym(tmp_path, "bench", "--tier", "smoke", env={"GOOSE_SWARM_REVIEW": "1"})
+    assert r.returncode == 0, r.stderr
+    assert ledger_lines(tmp_path)[0]["flags"] == {"GOOSE_SWARM_REVIEW": "1"}
+
+
+def test_sigkill_mid_campaign_keeps_finished_runs_once_and_resume_finishes(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "light"],
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(ledger_lines(tmp_path)) < 1:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    first = ledger_lines(tmp_path)
+    assert 1 <= len(first) < 3, "kill should land mid-campaign"
+    cid = first[0]["campaign_id"]
+    r = swarmgym(tmp_path, "report")
+    assert r.returncode == 0, r.stderr
+    r = swarmgym(tmp_path, "bench", "--resume", cid)
+    assert r.returncode == 0, r.stderr
+    recs = ledger_lines(tmp_path)
+    assert sorted(x["job_id"] for x in recs) == [f"{cid}-000", f"{cid}-001", f"{cid}-002"]
+    assert {x["session_id"]: x for x in first}.keys() <= {x["session_id"] for x in recs}
+
+
+def test_resume_of_unknown_campaign_is_one_line_error(tmp_path):
+    r = swarmgym(tmp_path, "bench", "--resume", "nope")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().count("\n") == 0 and "nope" in r.stderr
+
+
+def test_bad_tier_is_a_usage_error(tmp_path):
+    r = swarmgym(tmp_path, "bench", "--tier", "huge")
+    assert r.returncode == 2 and "--tier" in r.stderr

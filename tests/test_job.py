@@ -1,0 +1,70 @@
+"""The job function end to end with the real simulator as a subprocess."""
+import json
+
+import pytest
+
+from swarmgym.campaign import plan_jobs
+from swarmgym.config import load_config
+from swarmgym.job import run_job
+from swarmgym.ledger import record_from_result
+from swarmgym.suite import load_suite
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    return load_config(tmp_path, environ={"SWARMGYM_SIM_TIME_SCALE": "0.01"})
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return load_suite("bench-v1")
+
+
+def job_for(suite, spec, force, **kw):
+    job = next(j for j in plan_jobs(suite, "light", "mlx", campaign_id="t") if j.spec == spec)
+    return job.model_copy(update={"env": {"SWARMGYM_SIM_FORCE": force, "SWARMGYM_SIM_TIME_SCALE": "0.01"}, **kw})
+
+
+def test_reference_build_passes_and_writes_session_folder(cfg, suite):
+    res = run_job(job_for(suite, "compute", "reference"), cfg)
+    assert res.status == "done" and res.verdict.overall in ("pass", "partial")
+    assert res.verdict.functional and res.exit_code == 0 and res.tasks_done > 0
+    folder = cfg.runs_dir / res.session_id
+    assert {p.name for p in folder.iterdir()} >= {"session.json", "turn-1.json", "report.html"}
+    doc = json.loads((folder / "session.json").read_text())
+    assert doc["suite_hash"] == suite.hash and doc["turns"][0]["verdict"]["functional"] is True
+
+
+def test_liar_build_is_graded_fail_with_the_failing_golden_check_named(cfg, suite):
+    spec = suite.spec("compute")
+    liar = next(m for m in suite.mutants(spec) if m.failure == "liar")
+    res = run_job(job_for(suite, "compute", "liar"), cfg)
+    v = res.verdict
+    assert v.overall == "fail" and v.functional is False
+    failed = {r["name"] for r in v.dimensions["checks"].data["results"] if not r["passed"]}
+    assert set(liar.targets) <= failed
+    assert any(f"'{t}'" in f.message for t in liar.targets for f in v.findings)
+    rec = record_from_result(res)
+    assert rec.functional is False and rec.overall == "fail" and rec.dimensions["checks"] == "fail"
+
+
+def test_narrator_task_raises_narration_finding(cfg, suite):
+    res = run_job(job_for(suite, "txn", "narrator"), cfg)
+    assert any(f.message.startswith("narration: task") for f in res.verdict.findings)
+    assert res.verdict.dimensions["diagnostics"].status == "fail"
+
+
+def test_starved_device_raises_cluster_finding_and_is_an_idle_node(cfg, suite):
+    res = run_job(job_for(suite, "crud", "starved"), cfg)
+    assert any("starved" in f.message and f.dimension == "cluster" for f in res.verdict.findings)
+    assert res.idle_nodes and record_from_result(res).idle_nodes == res.idle_nodes
+
+
+def test_job_that_raises_is_an_error_result_with_type_and_message(cfg, suite):
+    job = job_for(suite, "compute", "reference", suite_hash="sha256:not-this-suite")
+    res = run_job(job, cfg)
+    assert res.status == "error" and res.verdict is None
+    assert res.error.type == "RuntimeError" and "hashes to" in res.error.message
+    rec = record_from_result(res)
+    assert rec.overall == "error" and rec.error.type == "RuntimeError"
+    assert (cfg.runs_dir / res.session_id / "session.json").is_file()

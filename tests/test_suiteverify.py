@@ -1,0 +1,115 @@
+"""Suite self-verification on a tiny real suite: references must pass, mutants must fail their targets."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from swarmgym.config import load_config
+from swarmgym.suite import load_suite
+from swarmgym.suiteverify import verify_app, verify_suite
+
+CHECKS = [
+    {"name": "says_hello", "kind": "command_succeeds", "run": 'test "$(bash hello.sh)" = hello'},
+    {"name": "has_script", "kind": "file_exists", "path": "hello.sh"},
+    {"name": "readme", "kind": "file_contains", "path": "README.md", "text": "hello.sh", "hard_only": True},
+]
+MUTANTS = {
+    "liar": ({"description": "prints goodbye", "targets": ["says_hello"], "failure": "liar"},
+             {"hello.sh": "echo goodbye\n"}),
+    "stub": ({"description": "not implemented", "targets": ["says_hello"], "failure": "stub"},
+             {"hello.sh": "echo NotImplementedError >&2; exit 1\n"}),
+    "crash": ({"description": "nothing built", "targets": ["says_hello", "has_script", "readme"],
+               "failure": "crash", "delete": ["hello.sh", "README.md"]}, {}),
+}
+
+
+def make_suite(root: Path, *, checks=CHECKS, mutants=MUTANTS, reference=None, lock=True) -> Path:
+    """Write a one-spec suite (app `hello`, a bash script) under ``root``; return its folder."""
+    d = root / "tiny"
+    spec = {"id": "greet", "app_slug": "hello", "prompt": "write hello.sh", "hard_prompt": "write hello.sh + README",
+            "checks": checks}
+    d.mkdir(parents=True)
+    (d / "suite.yaml").write_text(yaml.safe_dump({"name": "tiny", "specs": [spec]}))
+    ref = d / "apps" / "hello" / "reference"
+    ref.mkdir(parents=True)
+    for name, text in (reference or {"hello.sh": "echo hello\n", "README.md": "Run hello.sh\n"}).items():
+        (ref / name).write_text(text)
+    for name, (meta, files) in mutants.items():
+        m = d / "apps" / "hello" / "mutants" / name
+        m.mkdir(parents=True)
+        (m / "mutant.yaml").write_text(yaml.safe_dump(meta))
+        for fname, text in files.items():
+            (m / fname).write_text(text)
+    if lock:
+        (d / "suite.lock").write_text(load_suite(d).hash + "\n")
+    return d
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    return load_config(tmp_path / "home", environ={})
+
+
+def test_good_suite_verifies_ok(tmp_path, cfg):
+    result = verify_suite(load_suite(make_suite(tmp_path)), cfg, workers=2)
+    assert result.ok and result.hash_ok and result.problems == [] and result.uncaught == {}
+    rows = {r.name: r for r in result.rows}
+    assert set(rows) == {"reference", "liar", "stub", "crash"}
+    assert rows["reference"].passed == ["says_hello", "has_script", "readme"]  # hard-only included
+    assert rows["crash"].failed == ["says_hello", "has_script", "readme"]
+    assert rows["liar"].failed == ["says_hello"] and rows["liar"].failure == "liar"
+
+
+def test_mutant_that_passes_its_target_is_a_defect(tmp_path, cfg):
+    mutants = {**MUTANTS, "sneaky": ({"description": "claims a bug it lacks", "targets": ["says_hello"],
+                                      "failure": "liar"}, {"README.md": "Run hello.sh (now with docs)\n"})}
+    result = verify_suite(load_suite(make_suite(tmp_path, mutants=mutants)), cfg)
+    row = next(r for r in result.rows if r.name == "sneaky")
+    assert not row.ok and row.missed_targets == ["says_hello"] and "passes its target" in row.problem
+    assert not result.ok
+
+
+def test_check_that_no_mutant_fails_is_reported(tmp_path, cfg):
+    checks = [*CHECKS, {"name": "toothless", "kind": "command_succeeds", "run": "true"}]
+    result = verify_suite(load_suite(make_suite(tmp_path, checks=checks)), cfg)
+    assert result.uncaught == {"greet": ["toothless"]}
+    assert any("toothless" in p for p in result.problems) and not result.ok
+
+
+def test_reference_that_fails_a_check_is_a_defect(tmp_path, cfg):
+    suite = load_suite(make_suite(tmp_path, reference={"hello.sh": "echo hello\n", "README.md": "docs\n"}))
+    row = verify_app(suite, suite.spec("greet"), cfg)
+    assert row.kind == "reference" and not row.ok and row.failed == ["readme"] and "readme" in row.problem
+
+
+def test_spec_without_a_crash_mutant_is_a_defect(tmp_path, cfg):
+    mutants = {k: v for k, v in MUTANTS.items() if k != "crash"}
+    result = verify_suite(load_suite(make_suite(tmp_path, mutants=mutants)), cfg)
+    assert any("failure crash" in p for p in result.problems)
+    assert result.uncaught == {"greet": ["has_script", "readme"]}
+
+
+def test_mutant_targeting_an_unknown_check_is_a_defect(tmp_path, cfg):
+    mutants = {**MUTANTS, "typo": ({"description": "d", "targets": ["says_helo"], "failure": "liar"},
+                                   {"hello.sh": "echo bye\n"})}
+    result = verify_suite(load_suite(make_suite(tmp_path, mutants=mutants)), cfg)
+    row = next(r for r in result.rows if r.name == "typo")
+    assert not row.ok and "says_helo" in row.problem
+
+
+def test_missing_or_stale_lock_fails_verification(tmp_path, cfg):
+    d = make_suite(tmp_path, lock=False)
+    result = verify_suite(load_suite(d), cfg)
+    assert not result.hash_ok and any("suite.lock" in p and "missing" in p for p in result.problems)
+    (d / "suite.lock").write_text("sha256:0000000000000000\n")
+    result = verify_suite(load_suite(d), cfg)
+    assert not result.hash_ok and not result.ok and any("edited" in p for p in result.problems)
+    assert all(r.ok for r in result.rows)  # the apps are fine; only the freeze is broken
+
+
+def test_on_row_is_called_once_per_app(tmp_path, cfg):
+    seen = []
+    verify_suite(load_suite(make_suite(tmp_path)), cfg, workers=3, on_row=lambda r: seen.append(r.name))
+    assert sorted(seen) == ["crash", "liar", "reference", "stub"]

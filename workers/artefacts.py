@@ -1,0 +1,52 @@
+"""Ship a job's run folder (``runs/<session_id>/``) to the coordinator, or record where it stayed.
+
+Within ``cfg.queue.artefact_cap_mb`` the folder travels as a base64 gzip tarball in a
+``store_artefacts`` task; larger folders stay on the host and ``JobResult.artefacts`` says
+``<host>:<absolute path>`` — never silently lost.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import tarfile
+from pathlib import Path
+
+
+def pack(folder: Path, cap_bytes: int) -> bytes | None:
+    """gzip tarball of ``folder`` (arcname = its name), or None if it exceeds ``cap_bytes``."""
+    total = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    if total > cap_bytes * 4:  # clearly too big even after compression: don't bother
+        return None
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        tar.add(str(folder), arcname=folder.name)
+    data = buf.getvalue()
+    return data if len(data) <= cap_bytes else None
+
+
+def encode(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def unpack(b64: str, runs_dir: Path, session_id: str) -> Path:
+    """Extract into ``runs_dir/<session_id>/`` unless it is already there (shared home)."""
+    dest = runs_dir / session_id
+    if dest.exists():
+        return dest
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(b64)), mode="r:gz") as tar:
+        members = [m for m in tar.getmembers()
+                   if (m.name == session_id or m.name.startswith(session_id + "/")) and (m.isfile() or m.isdir())]
+        tar.extractall(runs_dir, members=members, filter="data")
+    return dest
+
+
+def ship(folder: Path, cap_mb: float) -> tuple[str | None, str]:
+    """(base64 payload or None, what to record in ``JobResult.artefacts``)."""
+    if not folder.is_dir():
+        return None, ""
+    cap = int(cap_mb * 1024 * 1024)
+    data = pack(folder, cap) if cap > 0 else None
+    if data is None:
+        return None, str(folder.resolve())
+    return encode(data), f"runs/{folder.name}"

@@ -1,0 +1,222 @@
+"""The host-side Celery task: ``swarmgym.run_job``, a thin shell over :func:`swarmgym.job.run_job`.
+
+It takes a JobSpec (JSON), holds a job lease while running (a second delivery of the same job to
+another host returns a ``duplicate`` marker), runs the job under the psutil sampler with an orphan
+guard watching this process, never raises (a failure becomes a failed JobResult with ErrorInfo),
+ships the run folder, sends ``record_job`` to the coordinator and returns the result.
+
+Time limits: the swarm adapter's own timeout comes first (exit 124); Celery's soft limit
+(``cfg.queue.soft_time_limit``) is the backstop: the swarm's process groups are killed and the job
+is recorded as ``timeout``.  On warm shutdown the worker kills the running swarm and the job is
+requeued for another host, not recorded.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import psutil
+import redis
+from celery import shared_task
+from celery.exceptions import Reject, SoftTimeLimitExceeded
+from celery.signals import worker_shutting_down
+
+from swarmgym.models import ErrorInfo, JobResult, JobSpec
+from swarmgym.queue import store
+from swarmgym.queue.app import app_config, declare_queues
+from swarmgym.queue.lease import JobLease
+from swarmgym.queue.redis_util import PREFIX, for_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB
+from workers import artefacts
+from workers.sampler import HostSampler, summarize
+
+log = logging.getLogger(__name__)
+
+
+def host_of(hostname: str | None) -> str:
+    """``mlx@studio-1`` -> ``studio-1``; falls back to $SWARMGYM_WORKER_HOST or the machine name."""
+    if hostname and "@" in hostname:
+        return hostname.split("@", 1)[1]
+    return os.environ.get("SWARMGYM_WORKER_HOST") or socket.gethostname()
+
+
+def draining_key(host: str, main_pid: int) -> str:
+    return f"{PREFIX}draining:{host}:{main_pid}"
+
+
+def start_guard(pid: int) -> subprocess.Popen | None:
+    try:
+        return subprocess.Popen([sys.executable, "-m", "workers.guard", str(pid)], stdin=subprocess.DEVNULL,
+                                start_new_session=True, close_fds=True)
+    except OSError as e:
+        log.warning("orphan guard not started: %s", e)
+        return None
+
+
+def sweep_descendants(root_pid: int, exclude: set[int]) -> int:
+    """Kill what the job left running below ``root_pid``: each foreign process group, then the process."""
+    try:
+        kids = psutil.Process(root_pid).children(recursive=True)
+    except psutil.Error:
+        return 0
+    mine = os.getpgid(0)
+    n = 0
+    for p in kids:
+        if p.pid in exclude:
+            continue
+        try:
+            pgid = os.getpgid(p.pid)
+            if pgid != mine:
+                os.killpg(pgid, signal.SIGKILL)
+            p.kill()
+            n += 1
+        except (psutil.Error, ProcessLookupError, PermissionError):
+            continue
+    return n
+
+
+def failed_result(job: JobSpec, host: str, status: str, err: ErrorInfo, started: float) -> JobResult:
+    now = time.time()
+    return JobResult(job=job, session_id=f"s-{job.job_id}", host=host, status=status, error=err,
+                     started=started, finished=now, wall_secs=round(now - started, 3),
+                     exit_code=124 if status == "timeout" else None)
+
+
+class _Sampling:
+    """Factory handed to run_job as ``sampler=``; keeps the last sampler so we can summarize it."""
+
+    def __init__(self, cfg, exclude: set[int]):
+        self.cfg, self.exclude = cfg, exclude
+        self.last: HostSampler | None = None
+
+    def __call__(self) -> HostSampler:
+        self.last = HostSampler(self.cfg.queue.sample_hz, root_pid=os.getpid(), exclude=self.exclude)
+        return self.last
+
+
+def execute(job: JobSpec, cfg, host: str, guard_pid: int | None, soft_limit: float | None,
+            task_started: float | None = None) -> JobResult:
+    """Run one job in this process; never raises."""
+    started = time.time()
+    task_started = task_started or started
+    sampling = _Sampling(cfg, {guard_pid} if guard_pid else set())
+    try:
+        from swarmgym.job import run_job
+
+        res = run_job(job, cfg, host=host, sampler=sampling)
+    except SoftTimeLimitExceeded as e:
+        res = failed_result(job, host, "timeout", ErrorInfo(type="SoftTimeLimitExceeded",
+                            message=f"killed at the soft time limit ({soft_limit}s)") if soft_limit else ErrorInfo.of(e),
+                            started)
+    except Exception as e:  # run_job should not raise; if it does, the error is data
+        res = failed_result(job, host, "error", ErrorInfo.of(e), started)
+    hit = (res.error is not None and res.error.type == "SoftTimeLimitExceeded") or (
+        soft_limit is not None and time.time() - task_started >= soft_limit)
+    if hit and res.status != "timeout":
+        res = res.model_copy(update={"status": "timeout", "exit_code": 124, "error": ErrorInfo(
+            type="SoftTimeLimitExceeded", message=f"killed at the soft time limit ({soft_limit}s)")})
+    if not res.host_load and sampling.last is not None:
+        res = res.model_copy(update={"host_load": summarize(sampling.last.samples)})
+    return res
+
+
+def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
+    folder = cfg.runs_dir / res.session_id
+    try:
+        payload, where = artefacts.ship(folder, cfg.queue.artefact_cap_mb)
+    except OSError as e:
+        log.warning("artefacts of %s not packed: %s", res.session_id, e)
+        payload, where = None, str(folder.resolve())
+    if payload is not None:
+        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE)
+    elif where and not res.artefacts:
+        where = f"{res.host}:{where}"
+    return res.model_copy(update={"artefacts": where or res.artefacts})
+
+
+def _soft_limit(task) -> float | None:
+    lim = task.request.timelimit[1] if task.request.timelimit else None
+    return float(lim or task.app.conf.task_soft_time_limit or 0) or None
+
+
+@shared_task(name=RUN_JOB, bind=True, acks_late=True, reject_on_worker_lost=True)
+def run_job_task(self, job: dict) -> dict:
+    task_started = time.time()
+    cfg = app_config(self.app)
+    host = host_of(self.request.hostname)
+    try:
+        spec = JobSpec.model_validate(job)
+    except Exception as e:
+        log.error("run_job: invalid JobSpec: %s", e)
+        return {"invalid": True, "host": host, "error": ErrorInfo.of(e).model_dump()}
+    r = for_config(cfg)
+    marker = {"job_id": spec.job_id, "campaign_id": spec.campaign_id, "host": host}
+    lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl)
+    try:
+        if store.redis_status(r, spec.campaign_id).get("status") == "cancelled":
+            return {**marker, "cancelled": True}
+        if store.job_states(r, spec.campaign_id).get(spec.job_id, {}).get("state") == "done":
+            return {**marker, "duplicate": True, "reason": "already recorded"}
+        if not lease.acquire():
+            log.warning("run_job %s: duplicate delivery, lease held by %s", spec.job_id, lease.held_by)
+            return {**marker, "duplicate": True, "held_by": lease.held_by}
+        store.mark_job(r, spec.campaign_id, spec.job_id, "running", host=host, task_id=self.request.id)
+    except redis.RedisError as e:  # no lease without Redis: run anyway, the ledger dedupes
+        log.warning("run_job %s: lease unavailable (%s); running without it", spec.job_id, e)
+    guard = start_guard(os.getpid())
+    guard_pid = guard.pid if guard else None
+    try:
+        res = execute(spec, cfg, host, guard_pid, _soft_limit(self), task_started)
+    finally:
+        sweep_descendants(os.getpid(), {guard_pid} if guard_pid else set())
+        if guard:
+            guard.terminate()
+            guard.wait(timeout=5)
+        lease.release()
+    try:
+        if r.exists(draining_key(host, os.getppid())):
+            store.mark_job(r, spec.campaign_id, spec.job_id, "queued", requeued_by=host)
+            raise Reject(f"worker {self.request.hostname} shutting down: job requeued", requeue=True)
+    except redis.RedisError:
+        pass
+    try:
+        declare_queues(self.app, [COORDINATOR_QUEUE])  # bindings survive a Redis flush mid-campaign
+    except Exception as e:
+        log.warning("coordinator queue not declared: %s", e)
+    try:
+        res = ship_artefacts(self, cfg, res)
+    except Exception as e:  # broker down etc.: the folder stays on the host
+        log.warning("artefacts of %s not shipped: %s", res.session_id, e)
+        res = res.model_copy(update={"artefacts": f"{host}:{(cfg.runs_dir / res.session_id).resolve()}"})
+    out = res.model_dump(mode="json")
+    for attempt in range(3):
+        try:
+            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE)
+            break
+        except Exception as e:
+            log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)
+            time.sleep(1 + attempt)
+    return out
+
+
+@worker_shutting_down.connect
+def _kill_running_swarms(sender=None, sig=None, how=None, exitcode=None, **kw):
+    """Warm shutdown: flag this worker as draining and kill the swarms its pool children run."""
+    try:
+        from celery import current_app
+
+        cfg = app_config(current_app)
+        me = psutil.Process()
+        host = host_of(str(sender) if sender else None)
+        for_config(cfg).set(draining_key(host, me.pid), "1", ex=3600)
+        pool = {p.pid for p in me.children()}
+        for child in pool:
+            guards = {p.pid for p in psutil.Process(child).children() if "workers.guard" in " ".join(p.cmdline())}
+            sweep_descendants(child, guards)
+    except Exception as e:
+        log.warning("shutdown: could not stop running swarms: %s", e)
