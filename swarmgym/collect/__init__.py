@@ -35,7 +35,8 @@ def _step(ev: Evidence, name: str, fn) -> None:
         ev.problems.append(f"{name}: {type(e).__name__}: {e}")
 
 
-def collect(workspace: Path | str, outcome: RunOutcome | None, cfg, *, sessions_db: Path | str | None = None) -> Evidence:
+def collect(workspace: Path | str, outcome: RunOutcome | None, cfg, *,
+            sessions_db: Path | str | None = None) -> Evidence:
     """Gather the evidence of one run in ``workspace``; never raises."""
     ev = Evidence(workspace=str(workspace))
     try:

@@ -65,7 +65,8 @@ def parse_lines(data: bytes, problems: list[str], where: str) -> list[dict[str, 
             obj = json.loads(raw.decode("utf-8", "replace"))
         except ValueError:
             if n == len(lines) and not ends_clean:
-                problems.append(f"events: {where}: last line cut mid-line ({len(raw)} bytes); kept the {len(events)} whole line(s)")
+                problems.append(f"events: {where}: last line cut mid-line ({len(raw)} bytes); "
+                                f"kept the {len(events)} whole line(s)")
             else:
                 problems.append(f"events: {where}:{n}: not JSON; line skipped")
             continue

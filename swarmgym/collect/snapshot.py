@@ -29,7 +29,8 @@ def _sha256(path: Path, size: int, cap: int) -> str:
     return h.hexdigest()
 
 
-def snapshot(workspace: Path | str, max_files: int, *, hash_cap: int = HASH_CAP) -> tuple[list[FileEntry], bool, list[str]]:
+def snapshot(workspace: Path | str, max_files: int, *,
+             hash_cap: int = HASH_CAP) -> tuple[list[FileEntry], bool, list[str]]:
     """``(files, truncated, problems)`` for ``workspace``; never raises."""
     root = Path(workspace)
     problems: list[str] = []

@@ -208,16 +208,20 @@ def _next_move(brain, cfg: Config, st: _State, turn: Turn, step: int, budget: in
 def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, checks: list[Check] = ()) -> SessionDoc:
     from swarmgym.reports.session import write_session
 
-    graded = [t for t in doc.turns if t.verdict is not None]
-    if graded:
-        doc.overall, doc.functional = graded[-1].verdict.overall, graded[-1].verdict.functional
+    last = doc.turns[-1] if doc.turns else None
+    if last is not None and last.verdict is not None and last.error is None:  # the app as it stands now
+        doc.overall, doc.functional = last.verdict.overall, last.verdict.functional
     else:
         doc.overall, doc.functional = "error", False
     mon = monitor_session(doc.turns)
     doc.data.update({"checks": [c.model_dump(mode="json", exclude_defaults=True) for c in checks],
                      "monitor": mon.model_dump(mode="json"), "brain_usage": brain.usage.as_dict()})
     doc.finished = time.time()
-    write_session(cfg.runs_dir, doc, secrets=cfg.secrets)
+    try:
+        write_session(cfg.runs_dir, doc, secrets=cfg.secrets)
+    except Exception as e:  # the verdict stands even if the report could not be written
+        doc.data["report_error"] = ErrorInfo.of(e).model_dump()
+        say(f"could not write {cfg.runs_dir / doc.session_id}: {e}")
     _record(cfg, doc, brain, started)
     say(f"session {doc.session_id}: {doc.overall} ({len(doc.turns)} turn(s)); fleet {mon.line()}")
     return doc

@@ -91,7 +91,8 @@ def parse_force(raw: str | None) -> set[str] | None:
     kinds = {k.strip().lower() for k in raw.split(",") if k.strip()}
     bad = sorted(kinds - set(FORCE_KINDS))
     if bad:
-        raise UsageError(f"SWARMGYM_SIM_FORCE={raw!r}: unknown fault {bad[0]!r}; expected any of {', '.join(FORCE_KINDS)}")
+        raise UsageError(f"SWARMGYM_SIM_FORCE={raw!r}: unknown fault {bad[0]!r}; "
+                         f"expected any of {', '.join(FORCE_KINDS)}")
     return kinds - {"reference"}
 
 

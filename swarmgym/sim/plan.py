@@ -29,7 +29,10 @@ def _suites(env: Mapping[str, str]) -> list[Suite]:
     from swarmgym.config import REPO_ROOT
 
     root = Path(env.get("SWARMGYM_SUITES_DIR") or REPO_ROOT / "suites")
-    dirs = [root] if (root / "suite.yaml").is_file() else sorted(p for p in root.glob("*") if (p / "suite.yaml").is_file())
+    if (root / "suite.yaml").is_file():
+        dirs = [root]
+    else:
+        dirs = sorted(p for p in root.glob("*") if (p / "suite.yaml").is_file())
     out = []
     for d in dirs:
         try:
@@ -77,7 +80,8 @@ def _stem(path: str) -> str:
 
 
 def plan_tasks(files: list[str]) -> list[Task]:
-    """5-6 tasks (more than the default pool has devices): code first, then tests, then docs, in contiguous groups of files."""
+    """5-6 tasks (more than the default pool has devices): code first, then tests, then docs,
+    each a contiguous group of files."""
     ordered = sorted(files, key=lambda p: (_kind(p), p))
     n = min(6, max(5, math.ceil(len(ordered) / 2)))
     groups: list[list[str]] = [[] for _ in range(n)]

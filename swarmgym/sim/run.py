@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping, TextIO
 
 from swarmgym.collect.report import is_mcp_name
+from swarmgym.errors import UsageError
 from swarmgym.sim.eventlog import EventLog
 from swarmgym.sim.faults import (draw_faults, flag_on, parse_force, rates_for, resolve, run_key, stream)
 from swarmgym.sim.fleet import effective_devices, load_fleet, sim_root
@@ -87,7 +88,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
     variant = env.get("SWARMGYM_SIM_VARIANT") or "mlx"
     seed = env.get("SWARMGYM_SIM_SEED") or "0"
     force = parse_force(env.get("SWARMGYM_SIM_FORCE"))
-    scale = float(env.get("SWARMGYM_SIM_TIME_SCALE") or fleet.time_scale)
+    scale = _time_scale(env.get("SWARMGYM_SIM_TIME_SCALE"), fleet.time_scale)
     rngs = {k: stream(seed, prompt, k) for k in ("plan", "dispatch", "tools", "stage", "narrator", "starved", "hang")}
     target = find_spec(prompt, env)
     rates = rates_for(fleet, variant, env, hard=bool(target and target.hard))
@@ -164,6 +165,18 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
     return 1 if report["failed"] or (tasks and not runs) else 0
 
 
+def _time_scale(raw: str | None, default: float) -> float:
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if value < 0:
+        raise UsageError(f"SWARMGYM_SIM_TIME_SCALE={raw!r}: expected real seconds per simulated minute (>= 0)")
+    return value
+
+
 def _timeline(runs: list[TaskRun], prereview: bool) -> list[tuple[float, str, TaskRun, dict[str, Any]]]:
     items: list[tuple[float, int, str, TaskRun, dict[str, Any]]] = []
     for n, r in enumerate(runs):
@@ -190,7 +203,8 @@ def _event(kind: str, r: TaskRun, extra: dict[str, Any], sids: dict[str, str]) -
         return "pre_review", {"task_id": tid, "device": r.final.device.id, "verdict": "ok"}
     body = {"task_id": tid, "status": r.status, "device": r.final.device.id, "model": r.final.model,
             "attempts": len(r.attempts), "elapsed_ms": int(round((r.final.end - r.final.start) * 60000)),
-            "session_id": sids[tid], "tool_calls": [{"name": c["name"], "is_mcp": is_mcp_name(c["name"]), "ok": c["ok"]} for c in r.calls],
+            "session_id": sids[tid],
+            "tool_calls": [{"name": c["name"], "is_mcp": is_mcp_name(c["name"]), "ok": c["ok"]} for c in r.calls],
             "output": r.output}
     if r.final.error:
         body["error"] = r.final.error

@@ -15,7 +15,8 @@ def test_command_adapter_passes_the_prompt_as_one_argument_without_a_shell(tmp_p
     script = tmp_path / "tool.py"
     script.write_text("import json, sys\nopen('argv.json', 'w').write(json.dumps(sys.argv[1:]))\n"
                       "print(json.dumps({'done': ['t1'], 'tasks': [{'task_id': 't1', 'status': 'done'}]}))\n")
-    cfg = load_config(tmp_path, environ={}, overrides={"swarm.command": [sys.executable, str(script), "--ask", "{prompt}"]})
+    argv = [sys.executable, str(script), "--ask", "{prompt}"]
+    cfg = load_config(tmp_path, environ={}, overrides={"swarm.command": argv})
     prompt = "build it; rm -rf / $(echo pwned) `id`"
     out = get_adapter("command", cfg).run(prompt, tmp_path / "ws")
     assert json.loads((tmp_path / "ws" / "argv.json").read_text()) == ["--ask", prompt]
@@ -30,9 +31,8 @@ def test_sim_adapter_keeps_goose_state_under_the_swarmgym_home(tmp_path, monkeyp
     monkeypatch.setenv("GOOSE_PATH_ROOT", str(real))  # the user's own goose dir must stay untouched
     cfg = load_config(tmp_path / "home", environ={})
     (tmp_path / "home").mkdir(exist_ok=True)
-    out = get_adapter("sim", cfg).run(suite().spec("calc").prompt if _has("calc") else suite().specs[1].prompt,
-                                      tmp_path / "ws", env={"SWARMGYM_SIM_TIME_SCALE": "0",
-                                                            "SWARMGYM_SIM_FORCE": "reference"})
+    out = get_adapter("sim", cfg).run(suite().spec("compute").prompt, tmp_path / "ws",
+                                      env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
     assert out.exit_code == 0 and out.adapter == "sim"
     expected = db_under_root(tmp_path / "home" / ".sim-goose")
     assert out.sessions_db == str(expected) and expected.is_file()
@@ -47,7 +47,3 @@ def test_sim_adapter_honours_a_goose_root_the_caller_sets(tmp_path):
                                       env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
     assert out.sessions_db == str(db_under_root(tmp_path / "mine"))
     assert (tmp_path / "mine" / "data" / "sessions" / "sessions.db").is_file()
-
-
-def _has(key: str) -> bool:
-    return any(key in (s.id, s.app_slug) for s in suite().specs)

@@ -108,7 +108,8 @@ def test_mcp_servers_reach_the_swarm_and_show_as_mcp_calls(tmp_path):
 
     cfg = goose_cfg(tmp_path)
     ws = tmp_path / "ws"
-    out = get_adapter("goose", cfg).run(PROMPT, ws, mcp=["context7"], env=sim_env(tmp_path, SWARMGYM_SIM_FORCE="reference"))
+    env = sim_env(tmp_path, SWARMGYM_SIM_FORCE="reference")
+    out = get_adapter("goose", cfg).run(PROMPT, ws, mcp=["context7"], env=env)
     assert out.argv[-2:] == ["--mcp", "context7"]
     ev = collect(ws, out, cfg)
     assert sum(t.mcp_calls for t in ev.traces.values()) == 1

@@ -30,4 +30,5 @@ def test_more_files_than_the_cap_are_truncated_with_a_problem(tmp_path):
 
 
 def test_a_missing_workspace_is_a_problem(tmp_path):
-    assert snapshot(tmp_path / "gone", 10) == ([], False, [f"snapshot: workspace {tmp_path / 'gone'} is not a directory"])
+    gone = tmp_path / "gone"
+    assert snapshot(gone, 10) == ([], False, [f"snapshot: workspace {gone} is not a directory"])

@@ -126,3 +126,13 @@ def test_brain_tweaker_out_of_scope_knobs_are_rejected_and_the_rest_applied(cfg,
     assert tw["manual"] == [{"key": "planner_model", "value": "qwen3-coder-30b", "note": "proposed, applied manually"}]
     assert tw["proposal"]["source"] == "operator" and tw["after"]["gguf-box"] > 0
     assert doc.turns[1].kind == "tweak-rerun" and doc.turns[1].verdict.status("checks") == "pass"
+
+
+def test_a_swarm_that_cannot_start_is_an_error_turn_not_a_crash(home, rdcalc, responder):
+    from swarmgym.config import load_config
+
+    cfg = load_config(home, environ={}, overrides={"swarm.binary": str(home / "no-such-goose")})
+    responder({"opener": [opener(rdcalc, "right_assoc_pow")]})
+    doc = run_session(cfg, "heavy-spec", turns=3, judge=False, adapter="goose")
+    assert len(doc.turns) == 1 and doc.turns[0].error.type == "AdapterError"
+    assert "no-such-goose" in doc.turns[0].error.message and doc.overall == "error"
