@@ -50,8 +50,8 @@ class SwarmConfig(_Section):
 
 class BrainConfig(_Section):
     provider: str = Field("claude", description="claude | local | operator")
-    generator_model: str = "claude-sonnet-4-5"
-    judge_model: str = "claude-opus-4-1"
+    generator_model: str = "claude-sonnet-5-5"
+    judge_model: str = "claude-opus-5-5"
     max_tokens: int = 4096
     anthropic_base_url: str | None = None
     local_endpoint: str = "http://127.0.0.1:1234/v1"

@@ -105,8 +105,12 @@ class Mutant(_Strict):
 
 
 def canonical(suite: Suite) -> str:
-    """The bytes the hash covers: prompts and checks, sorted keys, no whitespace games."""
-    body = {"name": suite.name, "specs": [s.model_dump(mode="json") for s in suite.specs]}
+    """The bytes the hash covers: prompts and checks, sorted keys, no whitespace games.
+
+    Unset optional fields (None) are left out, so adding a new optional check field to the
+    loader later does not change the hash of every suite already frozen.
+    """
+    body = {"name": suite.name, "specs": [s.model_dump(mode="json", exclude_none=True) for s in suite.specs]}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -9,6 +9,7 @@ import time
 import psutil
 import pytest
 
+from swarmgym.config import load_config
 from swarmgym.sandbox import Limits, run_sandboxed, scrubbed_env
 
 
@@ -80,9 +81,10 @@ def test_scrubbed_env_puts_the_harness_python_first():
     assert "DB_PASSWORD" not in env and env["HOME"] == "/root"
 
 
-def test_memory_hog_hits_the_limit_and_fails(tmp_path):
+def test_memory_hog_hits_the_default_limit_and_fails(tmp_path):
+    limits = Limits.from_config(load_config(tmp_path, environ={}).checks)  # the shipped default, 2 GiB
     hog = f"{sys.executable} -c 'b = bytearray(4 * 1024 ** 3); print(\"allocated\")'"
-    res = run_sandboxed(hog, tmp_path, timeout=60, limits=Limits(memory_mb=1024))
+    res = run_sandboxed(hog, tmp_path, timeout=60, limits=limits)
     assert res.exit_code not in (0, None)
     assert "allocated" not in res.stdout_tail
     assert "MemoryError" in res.stderr_tail

@@ -127,6 +127,10 @@ def test_mutant_fails_its_targets(spec_id, mutant_name, cfg, tmp_path):
     assert passed_targets == [], f"{mutant_name} passes its target(s) {passed_targets}"
     if mutant.failure == "liar":  # a liar's own test suite passes: that is the whole point
         assert results["tests_pass"].passed, results["tests_pass"].stdout_tail[-800:]
+    if mutant.failure == "stub":  # what the diagnostics scan and the simulator's stub fault rely on
+        assert any("NotImplementedError" in f.read_text() for f in mutant.dir.rglob("*.py"))
+    if mutant.failure == "crash":  # the entry point raises: a Python traceback, not a clean error
+        assert any("Traceback" in r.stderr_tail + r.stdout_tail for r in results.values())
 
 
 # --- malformed suite files ----------------------------------------------------------------
@@ -205,7 +209,12 @@ def test_hash_changes_with_a_check_but_not_with_formatting(tmp_path):
     text = (SUITE_DIR / "suite.yaml").read_text()
     (copy / "suite.yaml").write_text("# a comment changes nothing\n" + text.replace("\n\nspecs:", "\n\n\nspecs:"))
     assert load_suite(copy).hash == SUITE.hash
-    (copy / "suite.yaml").write_text(text.replace("'2^3^2' | grep -qE '(^|[^0-9])512", "'2^3^2' | grep -qE '(^|[^0-9])64"))
+    # an unset optional field spelled out (as a newer loader with more optional fields would see it)
+    name_line = "      - name: tests_pass\n"
+    (copy / "suite.yaml").write_text(text.replace(name_line, name_line + "        timeout: null\n"))
+    assert load_suite(copy).hash == SUITE.hash
+    golden = "'2^3^2' | grep -qE '(^|[^0-9])512"
+    (copy / "suite.yaml").write_text(text.replace(golden, golden.replace("512", "64")))
     assert load_suite(copy).hash != SUITE.hash
     (copy / "suite.yaml").write_text(text.replace("Build `rdcalc`", "Build `rdcalc` now"))
     assert load_suite(copy).hash != SUITE.hash

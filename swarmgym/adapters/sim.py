@@ -1,7 +1,8 @@
 """The simulator ``swarmgym-sim``, run as a real subprocess exactly like goose.
 
 It never touches the user's real goose directory: unless the caller sets ``GOOSE_PATH_ROOT``
-(in ``swarm.env`` or the call's env), it runs with ``<home>/.sim-goose``.
+(in ``swarm.env`` or the call's env), it runs with ``<home>/.sim-goose``.  It looks suites up in
+``cfg.suites_dir`` (``SWARMGYM_SUITES_DIR``).
 """
 from __future__ import annotations
 
@@ -32,9 +33,7 @@ class SimAdapter(GooseAdapter):
         caller = merged_env(self.cfg.swarm.env, env)
         full = merged_env(base_env(), caller)
         full["GOOSE_PATH_ROOT"] = caller.get("GOOSE_PATH_ROOT") or str(Path(self.cfg.home) / ".sim-goose")
-        full.setdefault("SWARMGYM_SUITES_DIR", str(self.cfg.suites_dir))
-        if "SWARMGYM_SUITES_DIR" in caller:
-            full["SWARMGYM_SUITES_DIR"] = caller["SWARMGYM_SUITES_DIR"]
+        full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full
 
     def sessions_db(self, env: Mapping[str, str]) -> str:

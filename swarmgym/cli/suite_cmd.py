@@ -77,7 +77,8 @@ def _table(result):
 
 @suite_group.command("verify")
 @click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
-@click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds per check [default: config checks.timeout].")
+@click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per check [default: config checks.timeout].")
 @click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
 @click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a table.")
@@ -110,6 +111,12 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, as
     else:
         out = Console()
         out.print(_table(result))
+        for r in result.rows:  # why a reference failed: the tail of each failing check's output
+            for res in (x for x in r.results if r.kind == "reference" and not x.passed):
+                tail = (res.stderr_tail or res.stdout_tail).strip().splitlines()[-3:]
+                out.print(f"[red]DEFECT[/] {r.spec}/{r.name} {res.name}: {res.detail}")
+                for line in tail:
+                    out.print("    " + line, markup=False, highlight=False)
         for p in result.problems:
             out.print(f"[red]DEFECT[/] {p}")
         out.print(f"lock: {'[green]matches[/]' if result.hash_ok else '[red]does not match[/]'} "

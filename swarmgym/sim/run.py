@@ -9,6 +9,7 @@ flags, fleet and pool ⇒ byte-identical stdout.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -40,7 +41,14 @@ def _files(root: Path, skip: tuple[str, ...] = ()) -> list[str]:
     return out
 
 
-def _stage(target, prompt: str, staging: Path, code: str | None, pick, err: TextIO):
+def debug(msg: str) -> None:
+    """Ground truth (which fault was drawn) goes to stderr only with SWARMGYM_SIM_DEBUG=1:
+    a real swarm never tells, and a judge reading the run must not be told either."""
+    if os.environ.get("SWARMGYM_SIM_DEBUG") == "1":
+        sys.stderr.write(f"[sim] {msg}\n")
+
+
+def _stage(target, prompt: str, staging: Path, code: str | None, pick):
     """Write the app to build into ``staging``; return (slug, planned, deleted, mutant_files, code)."""
     if target is None:  # an unknown prompt: an honest small attempt, or a narrated non-result
         if pick.random() < 0.3:
@@ -57,9 +65,9 @@ def _stage(target, prompt: str, staging: Path, code: str | None, pick, err: Text
         cands = [m for m in suite.mutants(spec) if m.failure == code]
         if cands:
             mutant = cands[int(pick.random() * len(cands))]
-            err.write(f"[sim] building mutant {mutant.name} ({code})\n")
+            debug(f"building mutant {mutant.name} ({code})")
         else:
-            err.write(f"[sim] no {code} mutant for {spec.app_slug}; building the reference\n")
+            debug(f"no {code} mutant for {spec.app_slug}; building the reference")
             code = None
     materialize(suite, spec, staging, mutant)
     ref = _files(suite.reference_dir(spec))
@@ -73,7 +81,7 @@ def _is_code(path: str) -> bool:
 
 
 def _hang(log: EventLog, err: TextIO) -> None:
-    err.write("[sim] scheduler stalled: waiting on a worker that never answers\n")
+    err.write("[swarm] scheduler stalled: waiting on a worker that never answers\n")
     err.flush()
     log.write_partial()
     subprocess.Popen([sys.executable, "-c", "import time\nwhile True: time.sleep(3600)"],
@@ -96,7 +104,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
     devices = effective_devices(fleet, env)
     with tempfile.TemporaryDirectory(prefix="swarmgym-sim-") as tmp:
         staging = Path(tmp)
-        slug, planned, deleted, mutant_files, code = _stage(target, prompt, staging, code, rngs["stage"], err)
+        slug, planned, deleted, mutant_files, code = _stage(target, prompt, staging, code, rngs["stage"])
         tasks = plan_tasks(planned)
         crash_task = owner(tasks, mutant_files[0]).task_id if code == "crash" and mutant_files else None
         narrator_task = None
@@ -110,7 +118,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
             starved = live[int(rngs["starved"].random() * len(live))]
             live = [d for d in live if d.id != starved.id]
         if not live:
-            err.write("[sim] no enabled device with weight > 0: nothing can be dispatched\n")
+            err.write("[swarm] no enabled device with weight > 0: nothing can be dispatched\n")
         runs = schedule(tasks, live, variant, minutes=rates.minutes, retry_rate=rates.retry,
                         bad_tool_rate=fleet.variant(variant).bad_tool_call_rate, max_attempts=fleet.max_attempts,
                         rngs=rngs, mcp=list(mcp), slug=slug, crash_task=crash_task,
@@ -121,8 +129,8 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
         key = run_key(seed, prompt)
         session_ids = {t.task_id: f"sim_{key}_{i}" for i, t in enumerate(tasks, 1)}
         report = build_report(tasks, runs, devices, planned, session_ids)
-        err.write(f"[sim] {variant} run of {slug}: {len(tasks)} tasks over {len(live)} device(s); "
-                  f"faults: {', '.join(sorted(filter(None, [code, *runlevel]))) or 'none'}\n")
+        err.write(f"[swarm] plan: {len(tasks)} tasks over {len(live)} device(s)\n")
+        debug(f"{variant} run of {slug}; faults: {', '.join(sorted(filter(None, [code, *runlevel]))) or 'none'}")
         log = EventLog(cwd, err)
         log.emit(0.0, "run_started", prompt=prompt, planner_model=fleet.planner_model,
                  endpoint=env.get("LMSTUDIO_HOST") or fleet.endpoint, working_dir=str(cwd),
@@ -240,4 +248,4 @@ def _write_sessions(db: Path, cwd: Path, sessions: list[dict[str, Any]], err: Te
     try:
         write_sessions(db, str(cwd), sessions)
     except Exception as e:  # noqa: BLE001 - a locked DB must not sink the run, as in goose
-        err.write(f"[sim] could not write sessions to {db}: {e}\n")
+        err.write(f"[swarm] could not write sessions to {db}: {e}\n")

@@ -76,7 +76,7 @@ def schedule(tasks: list[Task], devices: list[Device], variant: str, *, minutes:
     for i, task in enumerate(tasks):
         p = rngs["plan"]
         u_retry, u_crash, u_err = p.random(), p.random(), p.random()
-        durs = [p.random() for _ in range(max_attempts)]
+        durs = [p.random() for _ in range(max_attempts + 1)]
         mcp_here = [m for j, m in enumerate(mcp) if j % len(tasks) == i]
         calls = _tool_calls(task, rngs["tools"], bad_tool_rate, mcp_here, slug)
         tr = TaskRun(task=task)

@@ -41,7 +41,7 @@ class Scripted:
         self.server.server_close()
 
 
-def anthropic_message(text: str, model: str = "claude-sonnet-4-5", inp: int = 120, out: int = 45) -> dict:
+def anthropic_message(text: str, model: str = "claude-sonnet-5-5", inp: int = 120, out: int = 45) -> dict:
     return {"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant", "model": model,
             "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": inp, "output_tokens": out}}

@@ -37,15 +37,15 @@ def test_valid_reply_is_parsed_and_tokens_are_counted(claude):
     assert req["path"] == "/v1/messages"
     sent = req["headers"].get("x-api-key") or req["headers"].get("authorization", "")
     assert sent.endswith("sk-ant-test-not-a-real-key")
-    assert req["json"]["model"] == "claude-sonnet-4-5"
+    assert req["json"]["model"] == "claude-sonnet-5-5"
     assert req["json"]["messages"] == [{"role": "user", "content": "Invent one."}]
     assert "exactly one JSON object" in req["json"]["system"]
 
 
 def test_judge_role_uses_the_judge_model(claude):
-    brain, server = claude([(200, anthropic_message('{"app_slug": "x", "checks": 1}', model="claude-opus-4-1"), {})])
+    brain, server = claude([(200, anthropic_message('{"app_slug": "x", "checks": 1}', model="claude-opus-5-5"), {})])
     ask_json(brain, "judge", "Judge.", "Judge this.", Idea)
-    assert server.requests[0]["json"]["model"] == "claude-opus-4-1"
+    assert server.requests[0]["json"]["model"] == "claude-opus-5-5"
 
 
 def test_invalid_reply_is_reasked_with_the_validation_error(claude):

@@ -108,3 +108,11 @@ def test_verify_check_timeout_kills_a_hanging_check(tmp_path):
     ref = next(r for r in data["rows"] if r["name"] == "reference")
     assert res.returncode == 1 and ref["failed"] == ["says_hello"]
     assert ref["results"][0]["timed_out"] is True
+
+
+def test_verify_shows_why_a_reference_fails(tmp_path):
+    d = tiny_suite(tmp_path)
+    (d / "apps" / "hello" / "reference" / "hello.sh").write_text("echo reference-is-broken >&2; exit 1\n")
+    res = swarmgym("suite", "verify", "--suite", str(d), home=tmp_path)
+    assert res.returncode == 1
+    assert "greet/reference says_hello: exit 1" in res.stdout and "reference-is-broken" in res.stdout

@@ -58,3 +58,15 @@ def test_the_db_path_comes_from_config_then_goose_path_root_then_the_default(tmp
     assert default_sessions_db({}, str(tmp_path / "x.db")) == tmp_path / "x.db"
     assert default_sessions_db({"GOOSE_PATH_ROOT": str(tmp_path)}) == tmp_path / "data" / "sessions" / "sessions.db"
     assert str(default_sessions_db({})).endswith(".local/share/goose/sessions/sessions.db")
+
+
+def test_collect_with_an_absent_db_records_the_path_and_keeps_going(tmp_path, cfg):
+    report = RunReport(tasks=[TaskOutcome(task_id="t1", status="done", session_id="20260101_1")])
+    missing = tmp_path / "no-goose" / "data" / "sessions" / "sessions.db"
+    out = RunOutcome(adapter="goose", exit_code=0, report=report, sessions_db=str(missing))
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "main.py").write_text("print(1)\n")
+    ev = collect(tmp_path / "ws", out, cfg)
+    assert ev.traces["20260101_1"].found is False
+    assert any(p.startswith("traces: cannot open") and str(missing) in p for p in ev.problems)
+    assert [f.path for f in ev.files] == ["main.py"]  # the other sources were still collected

@@ -25,8 +25,45 @@ def _redis_or_skip(db: int) -> redis.Redis:
     return r
 
 
+LOCK_DB, LOCK_KEY = 14, "swarmgym-tests:fleet-lock"
+
+
+@pytest.fixture(scope="session")
+def redis_dbs_lock():
+    """Exclusive use of DBs 11-13 for this pytest session.
+
+    Several sessions may run the suite at once on one machine; they would consume each other's
+    tasks and flush each other's queues.  A lock in DB 14 serializes them: a second session skips
+    these tests, or waits for them when CI=true or SWARMGYM_TEST_FLEET_WAIT is set.
+    """
+    import threading
+    import uuid
+
+    r = _redis_or_skip(LOCK_DB)
+    token = uuid.uuid4().hex
+    wait = os.environ.get("CI") == "true" or bool(os.environ.get("SWARMGYM_TEST_FLEET_WAIT"))
+    deadline = time.monotonic() + (900 if wait else 0)
+    while not r.set(LOCK_KEY, token, nx=True, ex=60):
+        if time.monotonic() >= deadline:
+            pytest.skip(f"another pytest session holds {LOCK_KEY} (Redis DBs 11-13 busy); "
+                        "set SWARMGYM_TEST_FLEET_WAIT=1 to wait")
+        time.sleep(2)
+    stop = threading.Event()
+
+    def renew():
+        while not stop.wait(15):
+            if r.get(LOCK_KEY) == token:
+                r.expire(LOCK_KEY, 60)
+
+    threading.Thread(target=renew, daemon=True).start()
+    yield
+    stop.set()
+    if r.get(LOCK_KEY) == token:
+        r.delete(LOCK_KEY)
+
+
 @pytest.fixture
-def rdb():
+def rdb(redis_dbs_lock):
     """The broker DB (11), flushed before and after; the backend DB (12) too."""
     r = _redis_or_skip(BROKER_DB)
     backend = _redis_or_skip(BACKEND_DB)

@@ -99,3 +99,21 @@ def test_time_scale_turns_simulated_minutes_into_real_seconds(tmp_path):
     t0 = time.monotonic()
     _run(tmp_path, "fast", SWARMGYM_SIM_FORCE="reference", SWARMGYM_SIM_TIME_SCALE="0")
     assert slow - (time.monotonic() - t0) > 0.5
+
+
+def test_stderr_does_not_give_away_the_drawn_fault(tmp_path):
+    _, res = _run(tmp_path, "quiet", SWARMGYM_SIM_FORCE="liar")
+    assert "liar" not in res.stderr and "mutant" not in res.stderr
+    _, res = _run(tmp_path, "loud", SWARMGYM_SIM_FORCE="liar", SWARMGYM_SIM_DEBUG="1")
+    assert "faults: liar" in res.stderr
+
+
+def test_prompts_are_recognised_by_exact_text_hard_text_or_slug():
+    from swarmgym.sim.plan import find_spec
+
+    spec = suite().specs[2]
+    assert find_spec(spec.prompt, {}).spec.id == spec.id and not find_spec(spec.prompt, {}).hard
+    assert find_spec(spec.hard_prompt, {}).hard
+    assert find_spec(f"Add a --verbose flag to {spec.app_slug}, keep the rest", {}).spec.id == spec.id
+    assert find_spec("Write a haiku generator", {}) is None
+    assert find_spec(f"make {spec.app_slug}x", {}) is None

@@ -1,0 +1,79 @@
+"""The Celery settings every process loads (DESIGN.md section 9) and the router."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from swarmgym.config import load_config
+from swarmgym.errors import UsageError
+from swarmgym.queue.app import celery_settings, make_app, mask_url
+from swarmgym.queue.routing import queue_for_job, route_task, worker_name, worker_queues
+
+
+def test_settings_are_json_only_late_ack_prefetch_one_and_long_visibility(tmp_path):
+    cfg = load_config(tmp_path, environ={"SWARMGYM_QUEUE_VISIBILITY_TIMEOUT": "90000",
+                                         "SWARMGYM_QUEUE_RESULT_EXPIRES": "700000"})
+    app = make_app(cfg)
+    c = app.conf
+    assert c.task_serializer == c.result_serializer == "json"
+    assert c.accept_content == c.result_accept_content == ["json"]
+    assert c.broker_transport_options["visibility_timeout"] == 90000
+    assert c.result_backend_transport_options["visibility_timeout"] == 90000
+    assert c.visibility_timeout == 90000
+    assert c.worker_prefetch_multiplier == 1 and c.worker_disable_prefetch is True
+    assert c.task_acks_late and c.task_reject_on_worker_lost
+    assert c.result_expires == 700000
+    assert c.task_send_sent_event and c.worker_send_task_events and c.broker_connection_retry_on_startup
+
+
+def test_short_visibility_sweeps_unacked_messages_often_but_long_keeps_kombu_defaults(tmp_path):
+    short = celery_settings(load_config(tmp_path, environ={"SWARMGYM_QUEUE_VISIBILITY_TIMEOUT": "20"}))
+    long = celery_settings(load_config(tmp_path, environ={}))
+    assert short["broker_transport_options"]["unacked_restore_interval"] <= 4
+    assert "unacked_restore_interval" not in long["broker_transport_options"]
+
+
+def test_broker_urls_come_from_the_env_and_tls_turns_on_ssl(tmp_path):
+    cfg = load_config(tmp_path, environ={"SWARMGYM_BROKER_URL": "rediss://:pw@redis.lan:6380/3",
+                                         "SWARMGYM_RESULT_BACKEND": "rediss://:pw@redis.lan:6380/4"})
+    s = celery_settings(cfg)
+    assert s["broker_url"].endswith("/3") and s["result_backend"].endswith("/4")
+    assert s["broker_use_ssl"] and s["redis_backend_use_ssl"]
+
+
+@pytest.mark.parametrize("url,masked", [
+    ("redis://:s3cret@host:6379/0", "redis://:***@host:6379/0"),
+    ("rediss://user:s3cret@h:6380/1", "rediss://user:***@h:6380/1"),
+    ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+])
+def test_passwords_are_masked(url, masked):
+    assert mask_url(url) == masked
+
+
+def test_jobs_route_to_their_variant_or_pinned_host_and_the_rest_to_the_coordinator():
+    job = {"job_id": "c-000", "variant": "mlx", "pin_host": None}
+    assert route_task("swarmgym.run_job", [job], {}, {}) == {"queue": "variant.mlx"}
+    assert route_task("swarmgym.run_job", [{**job, "pin_host": "studio"}], {}, {}) == {"queue": "host.studio"}
+    assert route_task("swarmgym.record_job", [{}], {}, {}) == {"queue": "coordinator"}
+    assert route_task("swarmgym.run_job", [job], {}, {"queue": "x"}) is None  # explicit queue wins
+    assert queue_for_job({"variant": "gguf"}) == "variant.gguf"
+    assert worker_name("mlx", "studio") == "mlx@studio"
+    assert worker_queues("mlx", "studio") == ["variant.mlx", "host.studio"]
+
+
+def test_a_bad_variant_name_is_a_usage_error():
+    with pytest.raises(UsageError, match="--variant"):
+        queue_for_job({"variant": "ml x"})
+
+
+def test_cli_never_prints_the_broker_password(tmp_path):
+    (tmp_path / "config.yaml").write_text("queue:\n  broker_url: redis://:hunter2@127.0.0.1:1/0\n")
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "status", "nope"],
+                       capture_output=True, text=True, timeout=60)
+    p2 = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "enqueue"],
+                        capture_output=True, text=True, timeout=60)
+    assert p2.returncode == 1 and "unreachable" in p2.stderr and "***" in p2.stderr
+    assert "hunter2" not in p.stdout + p.stderr + p2.stdout + p2.stderr
+    assert "Traceback" not in p.stderr + p2.stderr

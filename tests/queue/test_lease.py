@@ -1,0 +1,80 @@
+"""Job leases on the real Redis (DB 13): one holder, renewed while running, released at the end."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from swarmgym.queue.lease import JobLease, lease_key
+from tests.queue.conftest import _redis_or_skip
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def r():
+    r = _redis_or_skip(13)
+    made = []
+    yield lambda: made.append(f"lease-test-{uuid.uuid4().hex[:8]}") or made[-1]
+    for j in made:
+        r.delete(lease_key(j))
+
+
+@pytest.fixture
+def db13():
+    return _redis_or_skip(13)
+
+
+def test_a_second_host_is_refused_while_the_first_holds_the_lease(r, db13):
+    job = r()
+    a, b = JobLease(db13, job, "host-a", ttl=5), JobLease(db13, job, "host-b", ttl=5)
+    assert a.acquire()
+    try:
+        assert not b.acquire() and b.held_by.startswith("host-a|")
+    finally:
+        a.release()
+    assert db13.get(lease_key(job)) is None
+    assert b.acquire()
+    b.release()
+
+
+def test_the_lease_is_renewed_past_its_ttl_while_the_job_runs(r, db13):
+    job = r()
+    a = JobLease(db13, job, "host-a", ttl=2)
+    assert a.acquire()
+    time.sleep(3.5)
+    assert db13.get(lease_key(job)) == a.value and not a.lost
+    a.release()
+
+
+def test_a_flushed_lease_is_set_again_by_the_renewer(r, db13):
+    job = r()
+    a = JobLease(db13, job, "host-a", ttl=2)
+    assert a.acquire()
+    db13.delete(lease_key(job))
+    time.sleep(1.5)
+    assert db13.get(lease_key(job)) == a.value
+    a.release()
+
+
+def test_release_never_deletes_someone_elses_lease(r, db13):
+    job = r()
+    a = JobLease(db13, job, "host-a", ttl=5)
+    assert a.acquire()
+    db13.set(lease_key(job), "host-b|1|x", ex=5)
+    a.release()
+    assert db13.get(lease_key(job)) == "host-b|1|x"
+
+
+def test_a_lease_left_by_a_dead_process_of_the_same_host_is_taken_over(r, db13):
+    job = r()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    db13.set(lease_key(job), f"host-a|{dead.pid}|old", ex=60)
+    assert JobLease(db13, job, "host-b", ttl=5).acquire() is False  # another host: a duplicate
+    a = JobLease(db13, job, "host-a", ttl=5)
+    assert a.acquire()
+    a.release()

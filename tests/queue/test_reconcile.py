@@ -1,0 +1,63 @@
+"""Reconcile re-sends lost jobs and finalizes; cancel stops a campaign's unstarted jobs."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
+from swarmgym.queue import dispatch, store
+from swarmgym.queue.coordinator import reconcile_all
+from swarmgym.queue.redis_util import for_config
+from swarmgym.suite import load_suite
+from tests.queue.conftest import app_for, wait_until
+
+pytestmark = pytest.mark.redis
+
+
+def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home, fleet_factory):
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    cid = "lost-camp"
+    jobs = plan_jobs(s, "light", "mlx", campaign_id=cid)[:2]
+    camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant="mlx", suite=s.name, suite_hash=s.hash,
+                    jobs=jobs, created=time.time() - 3600)
+    save_campaign(cfg, camp)  # planned, but its messages never reached Redis (lost)
+    app = app_for(home)
+    young = Campaign(**{**camp.model_dump(), "campaign_id": "young", "created": time.time(),
+                        "jobs": plan_jobs(s, "smoke", "mlx", campaign_id="young")})
+    save_campaign(cfg, young)
+    out = reconcile_all(app, cfg, grace=600)
+    assert out["requeued"] == {cid: [j.job_id for j in jobs]}  # the young campaign is left alone
+    assert dispatch.queued_job_ids(for_config(cfg)) == {j.job_id for j in jobs}
+    assert reconcile_all(app, cfg, grace=600)["requeued"] == {}  # queued now: not lost twice
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    fleet.wait_ready(app, names)
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 90, 1.0, "the reconciled campaign")
+    assert sorted(Ledger(home / "ledger").job_ids(cid)) == [j.job_id for j in jobs]
+
+
+def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factory):
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "enqueue", "--tier", "light",
+                        "--variant", "mlx"], capture_output=True, text=True, timeout=60)
+    cid = p.stdout.split()[0]
+    c = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "cancel", cid],
+                       capture_output=True, text=True, timeout=60)
+    assert c.returncode == 0 and "cancelled" in c.stdout
+    cfg = load_config(home)
+    assert store.load_campaign(cfg, cid).cancelled
+    assert store.redis_status(for_config(cfg), cid)["status"] == "cancelled"
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    fleet.wait_ready(load_app := app_for(home), names)
+    wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.5, "the queue to drain")
+    time.sleep(1)
+    assert Ledger(home / "ledger").job_ids(cid) == []
+    st = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "status", cid],
+                        capture_output=True, text=True, timeout=60)
+    assert "cancelled" in st.stdout and "0/3 recorded" in st.stdout
