@@ -74,14 +74,18 @@ def _judge(row: AppRow, check_names: list[str]) -> AppRow:
 def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = None) -> AppRow:
     """Materialize one reference (``mutant=None``) or mutant and run every check of ``spec``."""
     checks = spec.checks_for(hard=True)
-    with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
-        ws = materialize(suite, spec, Path(tmp) / spec.app_slug, mutant)
-        results = run_checks(checks, ws, cfg)
     row = AppRow(spec=spec.id, app_slug=spec.app_slug, kind="mutant" if mutant else "reference",
                  name=mutant.name if mutant else "reference", failure=mutant.failure if mutant else None,
-                 description=mutant.description if mutant else "", targets=list(mutant.targets) if mutant else [],
-                 passed=[r.name for r in results if r.passed], failed=[r.name for r in results if not r.passed],
-                 results=results)
+                 description=mutant.description if mutant else "", targets=list(mutant.targets) if mutant else [])
+    with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
+        try:
+            ws = materialize(suite, spec, Path(tmp) / spec.app_slug, mutant)
+        except OSError as e:  # e.g. no reference folder: a suite defect, reported as a row
+            row.problem = f"cannot materialize: {e.strerror or e} ({e.filename or suite.reference_dir(spec)})"
+            return row
+        row.results = run_checks(checks, ws, cfg)
+    row.passed = [r.name for r in row.results if r.passed]
+    row.failed = [r.name for r in row.results if not r.passed]
     return _judge(row, [c.name for c in checks])
 
 

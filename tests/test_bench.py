@@ -12,6 +12,7 @@ ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}
 for k in list(ENV):
     if k.startswith(("GOOSE_SWARM_", "SWARMGYM_")) and k != "SWARMGYM_SIM_TIME_SCALE":
         ENV.pop(k)
+ENV["SWARMGYM_SWARM_TIMEOUT"] = "90"  # a drawn hang fault must not stall the suite
 
 
 def swarmgym(home, *args, env=None, **kw):

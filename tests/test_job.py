@@ -12,7 +12,7 @@ from swarmgym.suite import load_suite
 
 @pytest.fixture
 def cfg(tmp_path):
-    return load_config(tmp_path, environ={"SWARMGYM_SIM_TIME_SCALE": "0.01"})
+    return load_config(tmp_path, environ={"SWARMGYM_SWARM_TIMEOUT": "90"})
 
 
 @pytest.fixture(scope="module")

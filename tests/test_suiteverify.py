@@ -1,6 +1,7 @@
 """Suite self-verification on a tiny real suite: references must pass, mutants must fail their targets."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,11 @@ def test_on_row_is_called_once_per_app(tmp_path, cfg):
     seen = []
     verify_suite(load_suite(make_suite(tmp_path)), cfg, workers=3, on_row=lambda r: seen.append(r.name))
     assert sorted(seen) == ["crash", "liar", "reference", "stub"]
+
+
+def test_missing_reference_folder_is_a_defect_row_not_a_crash(tmp_path, cfg):
+    d = make_suite(tmp_path)
+    shutil.rmtree(d / "apps" / "hello" / "reference")
+    result = verify_suite(load_suite(d), cfg)
+    ref = next(r for r in result.rows if r.kind == "reference")
+    assert not ref.ok and "cannot materialize" in ref.problem and not result.ok

@@ -18,6 +18,17 @@ from pathlib import Path
 import psutil
 
 
+def _term_with_parent() -> None:
+    """Linux: SIGTERM this child when the process that started it dies (a killed test run
+    must not leave workers consuming the queue).  Kept across exec; a no-op elsewhere."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 @dataclass
 class Proc:
     name: str
@@ -26,8 +37,10 @@ class Proc:
 
 
 class LocalFleet:
-    def __init__(self, home: Path, env: dict[str, str] | None = None, logs: Path | None = None):
+    def __init__(self, home: Path, env: dict[str, str] | None = None, logs: Path | None = None,
+                 die_with_parent: bool = False):
         self.home = Path(home)
+        self.die_with_parent = die_with_parent
         self.env = {**os.environ, **(env or {}), "SWARMGYM_HOME": str(self.home)}
         self.logs = Path(logs or self.home / "logs")
         self.logs.mkdir(parents=True, exist_ok=True)
@@ -37,7 +50,8 @@ class LocalFleet:
         log = self.logs / f"{name.replace('@', '_')}.log"
         f = open(log, "ab")
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             env={**self.env, **(env or {})}, cwd=str(self.home), start_new_session=True)
+                             env={**self.env, **(env or {})}, cwd=str(self.home), start_new_session=True,
+                             preexec_fn=_term_with_parent if self.die_with_parent else None)
         f.close()
         proc = Proc(name, p, log)
         self.procs[name] = proc

@@ -10,7 +10,7 @@ import yaml
 
 from swarmgym.config import load_config
 
-BROKER_DB, BACKEND_DB = 11, 12
+BROKER_DB, BACKEND_DB = 13, 14  # 11-12: leases/unit tests
 URL = "redis://127.0.0.1:6379/{}"
 
 
@@ -25,12 +25,12 @@ def _redis_or_skip(db: int) -> redis.Redis:
     return r
 
 
-LOCK_DB, LOCK_KEY = 14, "swarmgym-tests:fleet-lock"
+LOCK_DB, LOCK_KEY = 11, "swarmgym-tests:fleet-lock"
 
 
 @pytest.fixture(scope="session")
 def redis_dbs_lock():
-    """Exclusive use of DBs 11-13 for this pytest session.
+    """Exclusive use of DBs 13-14 for this pytest session.
 
     Several sessions may run the suite at once on one machine; they would consume each other's
     tasks and flush each other's queues.  A lock in DB 14 serializes them: a second session skips
@@ -45,7 +45,7 @@ def redis_dbs_lock():
     deadline = time.monotonic() + (900 if wait else 0)
     while not r.set(LOCK_KEY, token, nx=True, ex=60):
         if time.monotonic() >= deadline:
-            pytest.skip(f"another pytest session holds {LOCK_KEY} (Redis DBs 11-13 busy); "
+            pytest.skip(f"another pytest session holds {LOCK_KEY} (Redis DBs 13-14 busy); "
                         "set SWARMGYM_TEST_FLEET_WAIT=1 to wait")
         time.sleep(2)
     stop = threading.Event()
@@ -64,7 +64,7 @@ def redis_dbs_lock():
 
 @pytest.fixture
 def rdb(redis_dbs_lock):
-    """The broker DB (11), flushed before and after; the backend DB (12) too."""
+    """The broker DB (13), flushed before and after; the backend DB (14) too."""
     r = _redis_or_skip(BROKER_DB)
     backend = _redis_or_skip(BACKEND_DB)
     r.flushdb()
@@ -100,9 +100,16 @@ def fleet_factory(home):
     from swarmgym.queue.localfleet import LocalFleet
 
     made = []
+    foreign = app_for(home).control.ping(timeout=1.0) or []
+    if foreign:
+        names = sorted(k for r in foreign for k in r)
+        msg = f"workers not started by this test consume Redis DB {BROKER_DB}: {names}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
 
     def make(**env):
-        f = LocalFleet(home, {**SIM_ENV, **env})
+        f = LocalFleet(home, {**SIM_ENV, **env}, die_with_parent=True)
         made.append(f)
         return f
 

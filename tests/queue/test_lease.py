@@ -1,4 +1,4 @@
-"""Job leases on the real Redis (DB 13): one holder, renewed while running, released at the end."""
+"""Job leases on the real Redis (DB 12): one holder, renewed while running, released at the end."""
 from __future__ import annotations
 
 import subprocess
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 def r():
-    r = _redis_or_skip(13)
+    r = _redis_or_skip(12)
     made = []
     yield lambda: made.append(f"lease-test-{uuid.uuid4().hex[:8]}") or made[-1]
     for j in made:
@@ -25,7 +25,7 @@ def r():
 
 @pytest.fixture
 def db13():
-    return _redis_or_skip(13)
+    return _redis_or_skip(12)
 
 
 def test_a_second_host_is_refused_while_the_first_holds_the_lease(r, db13):
