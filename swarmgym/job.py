@@ -116,7 +116,7 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         doc.turns.append(Turn(n=1, kind="bench", error=result.error, wall_secs=result.wall_secs))
     result.finished = doc.finished = time.time()
     try:
-        write_session(cfg.runs_dir, doc)
+        write_session(cfg.runs_dir, doc, secrets=cfg.secrets)
         result.artefacts = str(cfg.runs_dir / sid)
     except Exception as e:  # the verdict stands even if the report could not be written
         result.artefacts = None

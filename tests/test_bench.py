@@ -77,3 +77,26 @@ def test_resume_of_unknown_campaign_is_one_line_error(tmp_path):
 def test_bad_tier_is_a_usage_error(tmp_path):
     r = swarmgym(tmp_path, "bench", "--tier", "huge")
     assert r.returncode == 2 and "--tier" in r.stderr
+
+
+def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
+    """Same variant, same seeds, GOOSE_SWARM_REVIEW=1 (cuts the liar rate): the flag arm never does worse
+    on a spec, does better on at least one, and the sign test and McNemar say so."""
+    for env in ({}, {"GOOSE_SWARM_REVIEW": "1"}):
+        r = swarmgym(tmp_path, "bench", "--tier", "medium", "--variant", "gguf", "--parallel", "2", env=env)
+        assert r.returncode == 0, r.stderr
+    assert len(ledger_lines(tmp_path)) == 30
+    r = swarmgym(tmp_path, "bench-report")
+    assert r.returncode == 0, r.stderr
+    md = (tmp_path / "runs" / "BENCHMARK.md").read_text()
+    h2h = md[md.index("## Head-to-head"):md.index("## Per variant")]
+    assert "gguf vs gguf [GOOSE_SWARM_REVIEW=1]" in h2h
+    import re
+    rows = re.findall(r"^\| (compute|crud|txn) \| ([\d.]+) % \(5\) \| ([\d.]+) % \(5\) \|", h2h, re.M)
+    assert len(rows) == 3
+    assert all(float(review) >= float(plain) for _, plain, review in rows)
+    assert any(float(review) > float(plain) for _, plain, review in rows)
+    sign = re.search(r"gguf better on (\d+), gguf \[GOOSE_SWARM_REVIEW=1\] better on (\d+)", h2h)
+    assert sign and int(sign.group(1)) == 0 and int(sign.group(2)) >= 1
+    mcnemar = re.search(r"b = (\d+) .*?c = (\d+)", h2h)
+    assert int(mcnemar.group(1)) == 0 and int(mcnemar.group(2)) >= 1

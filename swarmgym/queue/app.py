@@ -9,6 +9,7 @@ longer than any campaign, task events on for Flower.
 """
 from __future__ import annotations
 
+import os
 import re
 from urllib.parse import urlsplit, urlunsplit
 
@@ -75,6 +76,8 @@ def celery_settings(cfg: Config) -> dict:
         enable_utc=True,
         worker_hijack_root_logger=False,
     )
+    if os.environ.get("SWARMGYM_CELERY_DEFAULT_PREFETCH") == "1":  # benchmarks/fleet.py only: Celery's defaults
+        settings.update(worker_prefetch_multiplier=4, worker_disable_prefetch=False, task_acks_late=False)
     if q.broker_url.startswith("rediss://"):
         settings["broker_use_ssl"] = {"ssl_cert_reqs": "required"}
     if cfg.result_url.startswith("rediss://"):

@@ -3,6 +3,7 @@
 Only ``kind="session"``, ``mode="benchmark"`` records count.  Rows are read as raw index columns
 (no per-record pydantic parsing) so a 100k-record ledger aggregates in well under a second.
 
+An arm is a variant plus the swarm flags in effect (see :func:`arm`).
 Pairing rule: two variants are compared only on the same suite hash.  Within a spec, the i-th
 run of variant A (in ledger time order) is paired with the i-th run of B: with one campaign per
 variant that is exactly the (spec, rep) pairing; unmatched extra runs are left out of McNemar.
@@ -127,7 +128,7 @@ def load_rows(ledger: Ledger) -> list[tuple]:
 def aggregate(rows: list[tuple]) -> BenchData:
     groups: dict[tuple[str, str], Group] = {}
     for r in rows:
-        key = (r[IDX["variant"]] or "", r[IDX["suite_hash"]] or NO_HASH)
+        key = (arm(r[IDX["variant"]], r[IDX["flags"]]), r[IDX["suite_hash"]] or NO_HASH)
         g = groups.get(key)
         if g is None:
             g = groups[key] = Group(*key)
@@ -178,6 +179,16 @@ def compare(a: Group, b: Group) -> HeadToHead:
     return HeadToHead(a, b, shared, sorted(a.specs.keys() - b.specs.keys()),
                       sorted(b.specs.keys() - a.specs.keys()), mean, se, stats.sign_test(diffs),
                       stats.mcnemar(pairs), pass_at)
+
+
+def arm(variant: str | None, flags_json: str | None) -> str:
+    """What is compared: the variant, plus the swarm flags in effect when any were set.
+
+    ``mlx`` and ``mlx [GOOSE_SWARM_GOALS=1]`` are two arms of a head-to-head: flipping a flag
+    and re-running the same variant is the flywheel's A/B.
+    """
+    label = flags_label(flags_json or "{}")
+    return (variant or "") + ("" if label == "(none)" else f" [{label}]")
 
 
 def flags_label(flags_json: str) -> str:

@@ -1,7 +1,7 @@
 """runs/benchmark-runs.csv (one row per benchmark run) and runs/benchmark-summary.csv.
 
 Both live in ``runs/`` next to BENCHMARK.md.  The runs CSV has exactly the seed's columns;
-``functional`` is 1/0.  The summary has one row per variant x spec plus an ``ALL`` roll-up per
+``functional`` is 1/0.  The summary has one row per arm (variant + flags in effect) x spec plus an ``ALL`` roll-up per
 variant (all suite hashes of that variant together: see BENCHMARK.md for same-hash pairing).
 """
 from __future__ import annotations
@@ -13,13 +13,14 @@ from pathlib import Path
 
 from swarmgym import stats
 from swarmgym.atomic import atomic_write_text
-from swarmgym.reports.bench import COLUMNS
+from swarmgym.reports.bench import COLUMNS, arm
 
 RUNS_COLUMNS = ("variant", "tier", "spec", "app_slug", "session_id", "wall_secs", "functional", "overall",
                 "checks", "swarm", "cluster", "diagnostics", "tasks_done", "tasks_failed", "exit_code")
 SUMMARY_COLUMNS = ("variant", "spec", "runs", "passes", "pass_pct", "wilson_low_pct", "wilson_high_pct",
                    "wall_median", "wall_mean", "wall_p90", "wall_stdev", "wall_min", "wall_max")
 _FUNCTIONAL = COLUMNS.index("functional")
+_FLAGS = COLUMNS.index("flags")
 
 
 def _num(x: float | None, digits: int = 3) -> str:
@@ -42,7 +43,7 @@ def write_runs(path: Path, rows: list[tuple]) -> Path:
 def write_summary(path: Path, rows: list[tuple]) -> Path:
     per: dict[str, dict[str, tuple[list[bool], list[float]]]] = {}
     for r in rows:
-        variant, spec = r[0] or "", r[2] or ""
+        variant, spec = arm(r[0], r[_FLAGS]), r[2] or ""
         oks, walls = per.setdefault(variant, {}).setdefault(spec, ([], []))
         oks.append(bool(r[_FUNCTIONAL]))
         if r[5] is not None:

@@ -175,9 +175,9 @@ def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(h
     redis.Redis.from_url(URL.format(BACKEND_DB)).flushdb()
     time.sleep(1.0)
     assert not finalized(home, cid)()
-    out = cli(home, "resume", cid).stdout
+    out = cli(home, "resume", cid, "--wait").stdout  # --wait returns once the campaign is finalized
     assert "re-sent" in out
-    wait_until(finalized(home, cid), 150, 1.0, "the resumed campaign record")
+    assert finalized(home, cid)()
     counts = jsonl_job_ids(home)
     assert sorted(k for k in counts if k.startswith(cid + "-")) == [f"{cid}-{i:03d}" for i in range(3)]
     assert all(v == 1 for v in counts.values())
@@ -206,3 +206,28 @@ def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_
         assert by_job[hang].exit_code == 124 and 3 <= by_job[hang].wall_secs < 30
     assert by_job[ok].data["status"] == "done" and by_job[ok].host == "mlx-a"
     assert not sims_under(home)
+
+
+def test_warm_shutdown_kills_the_running_swarm_and_requeues_its_job_for_another_host(home, fleet_factory):
+    import signal
+
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = "warm-test"
+    (job,) = send_custom(home, "mlx", [{"SWARMGYM_SIM_TIME_SCALE": "0.3"}], cid)  # a ~10 s swarm run
+    r = for_config(load_config(home))
+    wait_until(lambda: store.job_states(r, cid).get(job, {}).get("state") == "running" and sims_under(home),
+               60, 0.2, "the job to start on mlx-a")
+    victims = [p.pid for p in sims_under(home)]
+    t0 = time.monotonic()
+    fleet.procs["mlx@mlx-a"].popen.send_signal(signal.SIGTERM)  # what systemd/launchd send to the main process
+    fleet.procs["mlx@mlx-a"].popen.wait(timeout=30)
+    assert time.monotonic() - t0 < 20  # did not wait for the whole swarm run
+    assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in victims)
+    assert not Ledger(home / "ledger").has_job(job)  # not recorded as a failure
+    fleet.wait_ready(app, [fleet.worker("mlx", "mlx-b")])
+    wait_until(finalized(home, cid), 90, 1.0, "the requeued job to finish on mlx-b")
+    (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
+    assert rec.host == "mlx-b" and jsonl_job_ids(home)[job] == 1
