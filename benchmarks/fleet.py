@@ -44,7 +44,7 @@ from workers.sampler import HostSampler  # noqa: E402
 
 BROKER, BACKEND = "redis://127.0.0.1:6379/13", "redis://127.0.0.1:6379/14"
 LOCK = ("redis://127.0.0.1:6379/11", "swarmgym-tests:fleet-lock")
-SCALES = [0.004, 0.03, 0.004, 0.08, 0.004, 0.015, 0.12, 0.004, 0.03, 0.004]  # heterogeneous swarm durations
+SCALES = [0.004, 0.05, 0.004, 0.2, 0.004, 0.03, 0.3, 0.004, 0.05, 0.004]  # heterogeneous swarm durations
 
 
 def pct(xs, q):

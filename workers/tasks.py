@@ -22,8 +22,8 @@ import time
 
 import psutil
 import redis
-from celery import shared_task
-from celery.exceptions import Reject, SoftTimeLimitExceeded
+from celery import Task, shared_task
+from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
@@ -144,7 +144,27 @@ def _soft_limit(task) -> float | None:
     return float(lim or task.app.conf.task_soft_time_limit or 0) or None
 
 
-@shared_task(name=RUN_JOB, bind=True, acks_late=True, reject_on_worker_lost=True)
+class RunJobTask(Task):
+    """``on_failure`` only runs when the body could not return: the hard time limit killed the pool
+    process (Celery calls it in the worker's main process).  The job is then recorded as a
+    timeout, so the campaign still completes and reconcile does not re-send a job that hangs."""
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo):
+        try:
+            job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
+            cfg = app_config(self.app)
+            host = host_of(getattr(self.request, "hostname", None))
+            status = "timeout" if isinstance(exc, TimeLimitExceeded) else "error"
+            err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
+            res = failed_result(job, host, status, err, time.time())
+            r = for_config(cfg)
+            r.hset(store.hash_key(job.campaign_id), "finalize_pending", 1)
+            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE)
+        except Exception as e:  # reconcile will find the job lost
+            log.error("run_job %s failed and could not be recorded: %s", task_id, e)
+
+
+@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True)
 def run_job_task(self, job: dict) -> dict:
     task_started = time.time()
     cfg = app_config(self.app)
@@ -160,7 +180,7 @@ def run_job_task(self, job: dict) -> dict:
     try:
         if store.redis_status(r, spec.campaign_id).get("status") == "cancelled":
             return {**marker, "cancelled": True}
-        if store.job_states(r, spec.campaign_id).get(spec.job_id, {}).get("state") == "done":
+        if '"state": "done"' in (r.hget(store.jobs_key(spec.campaign_id), spec.job_id) or ""):
             return {**marker, "duplicate": True, "reason": "already recorded"}
         if not lease.acquire():
             log.warning("run_job %s: duplicate delivery, lease held by %s", spec.job_id, lease.held_by)

@@ -59,7 +59,9 @@ def send_chord(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool) -> str |
         res = chord(header, app=app)(body)
     except Exception as e:  # kombu OperationalError etc.
         raise QueueError(f"broker {mask(cfg.queue.broker_url)}: cannot send campaign {cid} ({e})") from None
-    return res.id
+    rid = res.id
+    del res  # drop the pending result now, not at interpreter exit (its __del__ talks to Redis)
+    return rid
 
 
 def mask(url: str) -> str:

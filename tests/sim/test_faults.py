@@ -19,10 +19,12 @@ def test_gguf_breaks_more_apps_than_mlx():
     assert _functional_failures("gguf", {}, range(20)) > _functional_failures("mlx", {}, range(20)) + 10
 
 
-def test_review_flag_measurably_moves_a_gguf_medium_tier():
-    off = _functional_failures("gguf", {})
-    on = _functional_failures("gguf", {"GOOSE_SWARM_REVIEW": "1"})
-    assert off - on >= 3  # at least 20 points of a 15-run pass rate
+def test_review_flag_measurably_moves_the_gguf_pass_rate():
+    # 20 seeds x 3 specs = 4 medium tiers: a single 15-run tier is too few draws to promise a move
+    # (on bench-v1, seeds 0-4 happen to move only 9 -> 8 broken builds; seeds 0-19 move 43 -> 24).
+    off = _functional_failures("gguf", {}, range(20))
+    on = _functional_failures("gguf", {"GOOSE_SWARM_REVIEW": "1"}, range(20))
+    assert off - on >= 12  # at least 20 points of the pass rate
 
 
 def test_lowering_a_rate_only_removes_that_fault_from_runs():

@@ -1,0 +1,46 @@
+"""Fleet CLI against the real Redis, no workers: ids, idempotent enqueue, bad input."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.redis
+
+
+def run(home, *args, env=None):
+    import os
+
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, **(env or {})})
+
+
+def test_enqueue_prints_the_id_at_once_and_the_same_id_twice_sends_nothing(home, rdb):
+    p = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "nightly-1" and "3 job(s) -> queue variant.gguf" in p.stderr
+    assert rdb.llen("variant.gguf") == 3
+    again = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
+    assert again.returncode == 0 and "already enqueued" in again.stderr
+    assert rdb.llen("variant.gguf") == 3
+    st = run(home, "status", "nightly-1")
+    assert "0/3 recorded" in st.stdout and "queued" in st.stdout
+
+
+def test_pinned_jobs_go_to_the_host_queue_and_options_read_env_vars(home, rdb):
+    p = run(home, "enqueue", env={"SWARMGYM_ENQUEUE_TIER": "smoke", "SWARMGYM_ENQUEUE_PIN_HOST": "studio"})
+    assert p.returncode == 0, p.stderr
+    assert rdb.llen("host.studio") == 1 and rdb.llen("variant.mlx") == 0
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("enqueue", "--variant", "ml x"), "--variant 'ml x'"),
+    (("enqueue", "--pin-host", "a/b"), "--pin-host 'a/b'"),
+    (("resume", "no-such-campaign"), "no-such-campaign"),
+    (("status", "no-such-campaign"), "no-such-campaign"),
+])
+def test_bad_input_is_one_line_and_exit_2(home, rdb, args, needle):
+    p = run(home, *args)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert needle in p.stderr and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
