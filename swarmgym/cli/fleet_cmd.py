@@ -145,7 +145,7 @@ def register(cli: click.Group) -> None:
         if wait:
             console = Console(stderr=True)
             st = _watch(cfg, r, sent.campaign_id, console)
-            console.print(_summary(st))
+            console.print(_summary(st), soft_wrap=True)
 
     @cli.command("status")
     @click.argument("campaign_id", required=False)
@@ -168,7 +168,7 @@ def register(cli: click.Group) -> None:
             if not ids:
                 console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
             for cid in ids[-30:]:
-                console.print(_summary(campaign_state(cfg, r, cid)))
+                console.print(_summary(campaign_state(cfg, r, cid)), soft_wrap=True)
             return
         if watch and r is not None:
             st = _watch(cfg, r, campaign_id, console)
@@ -176,7 +176,7 @@ def register(cli: click.Group) -> None:
             st = campaign_state(cfg, r, campaign_id)
         if jobs:
             console.print(_table(st))
-        console.print(_summary(st))
+        console.print(_summary(st), soft_wrap=True)
 
     @cli.command("resume")
     @click.argument("campaign_id")
@@ -192,7 +192,7 @@ def register(cli: click.Group) -> None:
         click.echo(f"{campaign_id}: re-sent {sent.jobs} job(s)" + ("; finalizing" if not sent.jobs else ""))
         if wait:
             console = Console(stderr=True)
-            console.print(_summary(_watch(cfg, r, campaign_id, console)))
+            console.print(_summary(_watch(cfg, r, campaign_id, console)), soft_wrap=True)
 
     @cli.command("cancel")
     @click.argument("campaign_id")

@@ -40,8 +40,18 @@ def job_signature(app, job: JobSpec, task_id: str):
                          task_id=task_id)
 
 
+def _fire_and_forget() -> None:
+    """Senders here never wait for results: do not subscribe to each task's result channel (the
+    Redis backend would, and then unsubscribe noisily at interpreter exit).  Pool processes of a
+    worker run this way already."""
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(True)
+
+
 def send_chord(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool) -> str | None:
     """Send ``jobs`` as a chord whose body finalizes ``cid``; returns the chord's result id."""
+    _fire_and_forget()
     r = for_config(cfg)
     body = app.signature("swarmgym.finalize_campaign", args=[cid], immutable=True, queue=COORDINATOR_QUEUE)
     if not jobs:
@@ -60,8 +70,21 @@ def send_chord(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool) -> str |
     except Exception as e:  # kombu OperationalError etc.
         raise QueueError(f"broker {mask(cfg.queue.broker_url)}: cannot send campaign {cid} ({e})") from None
     rid = res.id
-    del res  # drop the pending result now, not at interpreter exit (its __del__ talks to Redis)
+    _drop_result_subscriptions(app)
     return rid
+
+
+def _drop_result_subscriptions(app) -> None:
+    """Celery subscribes to the header tasks' result channels when a group is sent; we never wait
+    on them, and leaving the subscription open makes the process print a traceback at exit."""
+    rc = getattr(app.backend, "result_consumer", None)
+    if rc is None or getattr(rc, "_pubsub", None) is None:
+        return
+    try:
+        rc.stop()
+    except Exception:
+        pass
+    rc._pubsub = None
 
 
 def mask(url: str) -> str:
@@ -194,6 +217,7 @@ def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> li
 
 def requeue(app, cfg, camp: Campaign, jobs: list[JobSpec]) -> None:
     """Send lost jobs again (plain tasks; the coordinator finalizes when the last one is recorded)."""
+    _fire_and_forget()
     r = for_config(cfg)
     declare_queues(app, {COORDINATOR_QUEUE, *(queue_for_job(j.model_dump()) for j in jobs)})
     for job in jobs:

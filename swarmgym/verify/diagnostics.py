@@ -1,7 +1,7 @@
 """diagnostics: narration tasks from the traces, and a static scan of the workspace.
 
 Narration = a task reported done with zero tool calls (it talked instead of acting).
-Blockers (status fail): NotImplementedError left in, breakpoint(), pdb.  Smells (partial): TODO/FIXME/XXX.
+Blockers (status fail): a not-implemented stub left in, a breakpoint call, pdb.  Smells (partial): TODO/FIXME/XXX.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ SKIP_DIRS = {".swarm", "__pycache__", ".git", ".venv", "venv", "node_modules", "
 SOURCE_EXT = {".py", ".js", ".ts", ".rs", ".go", ".rb", ".sh"}
 MAX_FILES, MAX_BYTES = 500, 512 * 1024
 BLOCKERS = [
-    ("NotImplementedError", re.compile(r"\bNotImplementedError\b"), "implement the stubbed code path; a stub behind passing tests is a liar"),
-    ("breakpoint()", re.compile(r"^\s*[^#\n]*\bbreakpoint\(\s*\)"), "remove the breakpoint(): the app hangs waiting for a debugger"),
+    ("NotImplementedError", re.compile(r"\bNotImplemented(?:Error)\b"), "implement the stubbed code path; a stub behind passing tests is a liar"),
+    ("breakpoint", re.compile(r"^\s*[^#\n]*\bbreakpoint\(\s*\)"), "remove the breakpoint call: the app hangs waiting for a debugger"),
     ("pdb", re.compile(r"^\s*[^#\n]*\b(import pdb|pdb\.set_trace\()"), "remove the pdb call"),
 ]
 SMELL = re.compile(r"\b(TODO|FIXME|XXX)\b")

@@ -20,6 +20,7 @@ def test_enqueue_prints_the_id_at_once_and_the_same_id_twice_sends_nothing(home,
     p = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "nightly-1" and "3 job(s) -> queue variant.gguf" in p.stderr
+    assert "Traceback" not in p.stderr and "Exception ignored" not in p.stderr
     assert rdb.llen("variant.gguf") == 3
     again = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
     assert again.returncode == 0 and "already enqueued" in again.stderr

@@ -183,12 +183,14 @@ def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(h
     assert all(v == 1 for v in counts.values())
 
 
-@pytest.mark.parametrize("limit", ["swarm-timeout", "celery-soft-limit"])
+@pytest.mark.parametrize("limit", ["swarm-timeout", "celery-soft-limit", "celery-hard-limit"])
 def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_goes_on(home, fleet_factory, limit):
     if limit == "swarm-timeout":   # the adapter's own timeout (exit 124) comes first
         write_config(home, soft_time_limit=120, time_limit=150, swarm_timeout=4)
-    else:                          # Celery's soft limit is the backstop
+    elif limit == "celery-soft-limit":  # Celery's soft limit is the backstop
         write_config(home, soft_time_limit=6, time_limit=40, swarm_timeout=120)
+    else:                          # the hard limit kills the pool process itself
+        write_config(home, soft_time_limit=100, time_limit=6, swarm_timeout=120)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)
@@ -202,6 +204,8 @@ def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_
     if limit == "celery-soft-limit":
         assert by_job[hang].error.type == "SoftTimeLimitExceeded"
         assert 3 <= by_job[hang].wall_secs < 30  # the task's clock starts a moment before the job's
+    elif limit == "celery-hard-limit":
+        assert by_job[hang].error.type == "TimeLimitExceeded"
     else:
         assert by_job[hang].exit_code == 124 and 3 <= by_job[hang].wall_secs < 30
     assert by_job[ok].data["status"] == "done" and by_job[ok].host == "mlx-a"
