@@ -43,7 +43,7 @@ def register(cli: click.Group) -> None:
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
 
-        console = Console()
+        console = Console(soft_wrap=True)
         ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]
         if ignored:
             console.print(f"[yellow]note:[/] {', '.join(ignored)} ignored in benchmark mode (exploratory only)")
