@@ -134,9 +134,10 @@ def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
         payload, where = None, str(folder.resolve())
     if payload is not None:
         task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE)
-    elif where and not res.artefacts:
-        where = f"{res.host}:{where}"
-    return res.model_copy(update={"artefacts": where or res.artefacts})
+        return res.model_copy(update={"artefacts": where})
+    if where:  # too big to ship: it stays on this host, and the record says where
+        return res.model_copy(update={"artefacts": f"{res.host}:{where}"})
+    return res
 
 
 def _soft_limit(task) -> float | None:

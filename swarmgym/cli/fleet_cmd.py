@@ -13,7 +13,6 @@ import time
 
 import click
 from rich.console import Console
-from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 

@@ -45,3 +45,31 @@ def test_bad_input_is_one_line_and_exit_2(home, rdb, args, needle):
     p = run(home, *args)
     assert p.returncode == 2, p.stdout + p.stderr
     assert needle in p.stderr and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout(home, rdb):
+    """Celery calls on_failure in the worker's main process when the hard limit kills the pool child."""
+    import base64
+    import json
+
+    from billiard.exceptions import TimeLimitExceeded
+
+    from swarmgym.campaign import plan_jobs
+    from swarmgym.config import load_config
+    from swarmgym.queue.store import hash_key
+    from swarmgym.suite import load_suite
+    from tests.queue.conftest import app_for
+    from workers.tasks import run_job_task
+
+    cfg = load_config(home)
+    job = plan_jobs(load_suite(cfg.suite, cfg.suites_dir), "smoke", "mlx", campaign_id="hard")[0]
+    app = app_for(home)
+    task = app.tasks["swarmgym.run_job"] if "swarmgym.run_job" in app.tasks else run_job_task
+    task.on_failure(TimeLimitExceeded(6), "hard-000", [job.model_dump(mode="json")], {}, None)
+    (raw,) = rdb.lrange("coordinator", 0, -1)
+    msg = json.loads(raw)
+    assert msg["headers"]["task"] == "swarmgym.record_job"
+    result = json.loads(base64.b64decode(msg["body"]))[0][0]
+    assert result["status"] == "timeout" and result["error"]["type"] == "TimeLimitExceeded"
+    assert result["job"]["job_id"] == job.job_id
+    assert rdb.hget(hash_key("hard"), "finalize_pending") == "1"

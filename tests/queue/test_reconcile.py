@@ -14,12 +14,13 @@ from swarmgym.queue import dispatch, store
 from swarmgym.queue.coordinator import reconcile_all
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
-from tests.queue.conftest import app_for, wait_until
+from tests.queue.conftest import app_for, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 
 
 def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home, fleet_factory):
+    write_config(home, artefact_cap_mb=0)  # nothing is shipped: the record must say where the run folder is
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
     cid = "lost-camp"
@@ -39,7 +40,11 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     fleet.wait_ready(app, names)
     wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 90, 1.0, "the reconciled campaign")
-    assert sorted(Ledger(home / "ledger").job_ids(cid)) == [j.job_id for j in jobs]
+    recs = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
+    assert sorted(r.job_id for r in recs) == [j.job_id for j in jobs]
+    for r in recs:
+        host, _, path = r.data["artefacts"].partition(":")
+        assert host == "mlx-a" and path.endswith(r.session_id) and (home / "runs" / r.session_id).is_dir()
 
 
 def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factory):
@@ -54,7 +59,7 @@ def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factor
     assert store.redis_status(for_config(cfg), cid)["status"] == "cancelled"
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
-    fleet.wait_ready(load_app := app_for(home), names)
+    fleet.wait_ready(app_for(home), names)
     wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.5, "the queue to drain")
     time.sleep(1)
     assert Ledger(home / "ledger").job_ids(cid) == []
