@@ -7,12 +7,14 @@ recorded from the main thread as they finish.  A campaign cut short is finished 
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Callable
 
 from swarmgym.campaign import (Campaign, flags_in_effect, load_campaign, new_campaign_id, plan_jobs,
                                save_campaign)
 from swarmgym.config import Config
+from swarmgym.guard import start as start_guard
 from swarmgym.job import run_job
 from swarmgym.models import JobResult, JobSpec
 from swarmgym.suite import load_suite
@@ -52,6 +54,7 @@ def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
     ledger = Ledger(cfg.ledger_dir)
     jobs = pending_jobs(cfg, campaign)
     results: list[JobResult] = []
+    guard = start_guard(os.getpid())  # if this process is killed, no swarm outlives it
 
     def finish(res: JobResult) -> None:
         new = ledger.record(record_from_result(res))
@@ -59,23 +62,28 @@ def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
         if on_result:
             on_result(res, new)
 
-    if parallel <= 1:
-        for job in jobs:
-            if on_start:
-                on_start(job)
-            finish(run_job(job, cfg))
-    else:
-        with ThreadPoolExecutor(max_workers=parallel) as pool:
-            todo = list(jobs)
-            running = set()
-            while todo or running:
-                while todo and len(running) < parallel:
-                    job = todo.pop(0)
-                    if on_start:
-                        on_start(job)
-                    running.add(pool.submit(run_job, job, cfg))
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    finish(fut.result())
+    try:
+        if parallel <= 1:
+            for job in jobs:
+                if on_start:
+                    on_start(job)
+                finish(run_job(job, cfg))
+        else:
+            with ThreadPoolExecutor(max_workers=parallel) as pool:
+                todo = list(jobs)
+                running = set()
+                while todo or running:
+                    while todo and len(running) < parallel:
+                        job = todo.pop(0)
+                        if on_start:
+                            on_start(job)
+                        running.add(pool.submit(run_job, job, cfg))
+                    done, running = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        finish(fut.result())
+    finally:
+        if guard is not None:
+            guard.terminate()
+            guard.wait()
     regenerate(cfg)
     return results

@@ -18,6 +18,7 @@ from pydantic import Field
 from swarmgym.config import Config
 from swarmgym.errors import UsageError
 from swarmgym.models import JobSpec, Model, TIERS
+from swarmgym.queue.routing import check_name
 from swarmgym.suite import Suite
 
 FLAG_PREFIXES = ("GOOSE_SWARM_",)
@@ -55,6 +56,7 @@ def plan_jobs(suite: Suite, tier: str, variant: str, *, swarm: str = "sim", camp
     """spec x rep jobs for ``tier`` in interleaved order: spec0, spec1, spec2, spec0, …"""
     if tier not in TIERS:
         raise UsageError(f"--tier: expected one of {', '.join(TIERS)}, got {tier!r}")
+    check_name("variant", variant)
     n_specs, reps = TIERS[tier]
     specs = suite.specs[:n_specs]
     cid = campaign_id or new_campaign_id("bench", variant, tier)

@@ -9,11 +9,12 @@ Secrets are never config keys: they live in the environment or ``.env`` only.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.errors import ConfigError
 
@@ -44,8 +45,20 @@ class SwarmConfig(_Section):
     mcp: list[str] = Field(default_factory=list, description="MCP servers passed as --mcp")
     command: list[str] = Field(default_factory=list, description="argv template with {prompt} for the command adapter")
     env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (LMSTUDIO_HOST, ...)")
+    pass_secrets: list[str] = Field(default_factory=lambda: ["LMSTUDIO_API_KEY"],
+                                    description="secret env vars the swarm itself may see (e.g. MCP keys); "
+                                                "every other secret-looking variable is withheld from it")
     sessions_db: str | None = Field(None, description="goose sessions.db path; default from GOOSE_PATH_ROOT or ~/.local/share/goose")
     snapshot_max_files: int = Field(2000, gt=0)
+
+    @field_validator("adapter")
+    @classmethod
+    def _known_adapter(cls, v: str) -> str:
+        from swarmgym.adapters import known_adapters
+
+        if v not in known_adapters():
+            raise ValueError(f"one of {', '.join(known_adapters())}")
+        return v
 
 
 class BrainConfig(_Section):
@@ -61,6 +74,15 @@ class BrainConfig(_Section):
     operator_timeout_secs: float = 1800.0
     max_reasks: int = 2
     max_retries: int = 4
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, v: str) -> str:
+        from swarmgym.brains import BRAINS
+
+        if v not in BRAINS:
+            raise ValueError(f"one of {', '.join(sorted(BRAINS))}")
+        return v
 
 
 class ExploreConfig(_Section):
@@ -201,6 +223,8 @@ def load_config(home: str | Path | None = None, *, environ: dict[str, str] | Non
     dotenv = read_dotenv(home / ".env")
     for k, v in dotenv.items():
         env.setdefault(k, v)
+        if environ is None:  # the real process: secrets in .env work like exported ones (brains, swarm)
+            os.environ.setdefault(k, v)
     path = home / "config.yaml"
     data: dict[str, Any] = {}
     if path.is_file():
@@ -238,6 +262,18 @@ def secret_names(cfg: Config | None = None) -> set[str]:
     return set(cfg.secrets if cfg else [])
 
 
+# Names that carry credentials without saying so: the broker URL may hold a password, Flower's
+# basic auth is a login.  Matched as prefixes.
+SECRET_NAME_PREFIXES = ("SWARMGYM_BROKER_URL", "SWARMGYM_RESULT_BACKEND", "SWARMGYM_QUEUE_BROKER_URL",
+                        "SWARMGYM_QUEUE_RESULT_BACKEND", "CELERY_", "FLOWER_")
+_URL_CREDENTIALS = re.compile(r"://[^/@\s:]*:[^/@\s]+@")
+
+
 def is_secret_name(name: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
     up = name.upper()
-    return any(m in up for m in SECRET_MARKERS) or name in extra
+    return any(m in up for m in SECRET_MARKERS) or up.startswith(SECRET_NAME_PREFIXES) or name in extra
+
+
+def is_secret(name: str, value: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
+    """A variable model-written code must not see: a secret-looking name, or a URL with a password."""
+    return is_secret_name(name, extra) or bool(_URL_CREDENTIALS.search(value or ""))

@@ -18,13 +18,17 @@ import subprocess
 import sys
 import tempfile
 import threading
+import uuid
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from swarmgym.config import is_secret_name
+import psutil
+
+from swarmgym.config import is_secret, is_secret_name
 
 MB = 1024 * 1024
+MARKER = "SWARMGYM_CHECK_ID"  # set in every check's env; a process that keeps it is swept after the check
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ def scrubbed_env(extra_secrets: set[str] | frozenset[str] = frozenset(),
                  base: dict[str, str] | None = None) -> dict[str, str]:
     """The environment model-written code sees: no secret-looking names, harness Python first."""
     env = {k: v for k, v in (os.environ if base is None else base).items()
-           if not is_secret_name(k, extra_secrets)}
+           if not is_secret(k, v, extra_secrets)}
     bindir = str(Path(sys.executable).parent)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "/usr/local/bin:/usr/bin:/bin")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -96,6 +100,21 @@ def tail(path: Path | str, cap: int) -> str:
     return ("…" + text) if size > cap else text
 
 
+def sweep_marked(token: str, since: float) -> int:
+    """SIGKILL every process started since ``since`` whose environment carries this check's marker."""
+    killed = 0
+    for p in psutil.process_iter(["create_time"]):
+        try:
+            if p.info["create_time"] < since - 1 or p.pid == os.getpid():
+                continue
+            if p.environ().get(MARKER) == token:
+                p.kill()
+                killed += 1
+        except (psutil.Error, OSError):
+            continue
+    return killed
+
+
 def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limits = Limits(),
                   extra_secrets: set[str] | frozenset[str] = frozenset(),
                   output_cap: int = 16384, env_extra: dict[str, str] | None = None) -> SandboxResult:
@@ -104,6 +123,8 @@ def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limi
     for k, v in (env_extra or {}).items():
         if not is_secret_name(k, extra_secrets):
             env[k] = v
+    token = env[MARKER] = uuid.uuid4().hex
+    born = time.time()
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="swarmgym-check-") as tmp:
         out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
@@ -127,6 +148,7 @@ def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limi
             finally:
                 timer.cancel()
                 kill_group(proc.pid)  # sweep anything the command left behind in its group
+                sweep_marked(token, born)  # and what left the group (setsid) but kept the marker
             timed_out = fired.is_set()
             if timed_out:
                 code = None

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+import psutil
 import pytest
 
 ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}
@@ -18,6 +19,13 @@ ENV["SWARMGYM_SWARM_TIMEOUT"] = "90"  # a drawn hang fault must not stall the su
 def swarmgym(home, *args, env=None, **kw):
     return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
                           text=True, env={**ENV, **(env or {})}, timeout=600, **kw)
+
+
+def _cwd_in(p, root) -> bool:
+    try:
+        return p.info["status"] != psutil.STATUS_ZOMBIE and p.cwd().startswith(str(root))
+    except psutil.Error:
+        return False
 
 
 def ledger_lines(home):
@@ -54,8 +62,13 @@ def test_sigkill_mid_campaign_keeps_finished_runs_once_and_resume_finishes(tmp_p
     deadline = time.time() + 120
     while time.time() < deadline and len(ledger_lines(tmp_path)) < 1:
         time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGKILL)
+    os.kill(proc.pid, signal.SIGKILL)  # only the bench process: its orphan guard must clean up the swarm
     proc.wait()
+    time.sleep(1.0)
+    left = [p for p in psutil.process_iter(["cmdline", "status"])
+            if p.info["status"] != psutil.STATUS_ZOMBIE and str(tmp_path) in " ".join(p.info["cmdline"] or [])
+            or _cwd_in(p, tmp_path)]
+    assert left == [], f"swarm processes outlived the killed bench: {left}"
     first = ledger_lines(tmp_path)
     assert 1 <= len(first) < 3, "kill should land mid-campaign"
     cid = first[0]["campaign_id"]
@@ -100,3 +113,25 @@ def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
     assert sign and int(sign.group(1)) == 0 and int(sign.group(2)) >= 1
     mcnemar = re.search(r"b = (\d+) .*?c = (\d+)", h2h)
     assert int(mcnemar.group(1)) == 0 and int(mcnemar.group(2)) >= 1
+
+
+def _swarms_under(root):
+    return [p for p in psutil.process_iter(["cmdline", "status"])
+            if "swarm" in " ".join(p.info["cmdline"] or []) and _cwd_in(p, root)]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killing_bench_mid_swarm_leaves_no_swarm_running(tmp_path, sig):
+    env = {**ENV, "SWARMGYM_SIM_FORCE": "hang", "SWARMGYM_SWARM_TIMEOUT": "300"}
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "smoke"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and not _swarms_under(tmp_path / "apps"):
+        time.sleep(0.2)
+    assert _swarms_under(tmp_path / "apps"), "the hung swarm should be running"
+    os.kill(proc.pid, sig)
+    proc.wait(timeout=30)
+    deadline = time.time() + 5
+    while time.time() < deadline and _swarms_under(tmp_path / "apps"):
+        time.sleep(0.2)
+    assert _swarms_under(tmp_path / "apps") == []

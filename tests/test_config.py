@@ -133,3 +133,12 @@ def test_cli_with_a_bad_env_value_names_the_variable(tmp_path):
     res = _swarmgym("suite", "hash", home=tmp_path, env_extra={"SWARMGYM_CHECK_TIMEOUT": "abc"})
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "SWARMGYM_CHECK_TIMEOUT" in res.stderr
+
+
+def test_secrets_in_dotenv_reach_the_process_like_exported_ones(tmp_path, monkeypatch):
+    name = "SWARMGYM_TEST_DOTENV_API_KEY"
+    monkeypatch.setenv(name, "placeholder")
+    monkeypatch.delenv(name)  # restored to absent after the test
+    (tmp_path / ".env").write_text(f"{name}=from-dotenv\n")
+    load_config(tmp_path)
+    assert os.environ[name] == "from-dotenv"

@@ -122,3 +122,21 @@ def test_command_runs_in_the_workspace_with_no_stdin(tmp_path):
 @pytest.mark.parametrize("code", [0, 3])
 def test_exit_code_is_reported(tmp_path, code):
     assert run_sandboxed(f"exit {code}", tmp_path, timeout=5).exit_code == code
+
+
+def test_child_that_escapes_the_group_with_setsid_is_still_killed(tmp_path):
+    marker = f"{500 + random.randint(1, 9999) / 10000:.4f}"
+    res = run_sandboxed(f"setsid sleep {marker} >/dev/null 2>&1 & sleep 30", tmp_path, timeout=1.0)
+    assert res.timed_out
+    time.sleep(0.2)
+    assert _alive(lambda p: marker in (p.info["cmdline"] or [])) == []
+
+
+def test_broker_password_and_flower_login_never_reach_a_check(tmp_path, monkeypatch):
+    monkeypatch.setenv("SWARMGYM_BROKER_URL", "redis://:hunter2@127.0.0.1:6379/0")
+    monkeypatch.setenv("FLOWER_BASIC_AUTH", "admin:flowerpw")
+    monkeypatch.setenv("SOME_DSN", "postgresql://app:dbpass@localhost/app")
+    res = run_sandboxed(f"{sys.executable} -c 'import os; print(dict(os.environ))'", tmp_path, timeout=20)
+    assert res.exit_code == 0 and "PATH" in res.stdout_tail
+    for leaked in ("hunter2", "flowerpw", "dbpass"):
+        assert leaked not in res.stdout_tail

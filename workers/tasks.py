@@ -17,7 +17,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 
 import psutil
@@ -26,6 +25,7 @@ from celery import Task, shared_task
 from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
+from swarmgym import guard as swarm_guard
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.queue import store
 from swarmgym.queue.app import app_config, declare_queues
@@ -50,12 +50,10 @@ def draining_key(host: str, main_pid: int) -> str:
 
 
 def start_guard(pid: int) -> subprocess.Popen | None:
-    try:
-        return subprocess.Popen([sys.executable, "-m", "workers.guard", str(pid)], stdin=subprocess.DEVNULL,
-                                start_new_session=True, close_fds=True)
-    except OSError as e:
-        log.warning("orphan guard not started: %s", e)
-        return None
+    guard = swarm_guard.start(pid)
+    if guard is None:
+        log.warning("orphan guard not started")
+    return guard
 
 
 def sweep_descendants(root_pid: int, exclude: set[int]) -> int:
@@ -237,7 +235,7 @@ def _kill_running_swarms(sender=None, sig=None, how=None, exitcode=None, **kw):
         for_config(cfg).set(draining_key(host, me.pid), "1", ex=3600)
         pool = {p.pid for p in me.children()}
         for child in pool:
-            guards = {p.pid for p in psutil.Process(child).children() if "workers.guard" in " ".join(p.cmdline())}
+            guards = {p.pid for p in psutil.Process(child).children() if "swarmgym.guard" in " ".join(p.cmdline())}
             sweep_descendants(child, guards)
     except Exception as e:
         log.warning("shutdown: could not stop running swarms: %s", e)

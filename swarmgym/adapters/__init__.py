@@ -14,7 +14,7 @@ from swarmgym.adapters.goose import GooseAdapter
 from swarmgym.adapters.sim import SimAdapter, sim_command
 from swarmgym.errors import UsageError
 
-__all__ = ["Adapter", "ADAPTERS", "get_adapter", "register_adapter", "known_adapters", "sim_command"]
+__all__ = ["Adapter", "ADAPTERS", "get_adapter", "register_adapter", "known_adapters", "sim_command", "preflight"]
 
 ADAPTERS: dict[str, Callable[..., Adapter]] = {}
 
@@ -38,3 +38,23 @@ def get_adapter(name: str, cfg) -> Adapter:
 register_adapter("goose", GooseAdapter)
 register_adapter("sim", SimAdapter)
 register_adapter("command", CommandAdapter)
+
+
+def preflight(cfg, name: str, variant: str) -> None:
+    """Fail fast, before anything is planned or recorded, if the swarm cannot run at all:
+    an unknown adapter, a missing goose binary or command, a variant the simulator's fleet lacks."""
+    import os
+
+    adapter = get_adapter(name, cfg)
+    if name == "command":
+        adapter.argv("{prompt}", ())
+    elif name == "sim":
+        from swarmgym.sim.fleet import load_fleet
+
+        env = {**os.environ, **cfg.swarm.env}
+        fleet = load_fleet(env)
+        if variant not in fleet.variants:
+            raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
+                             f"known: {', '.join(fleet.variants)} (fleet file: SWARMGYM_SIM_FLEET)")
+    else:
+        getattr(adapter, "binary", lambda: None)()

@@ -64,5 +64,17 @@ def _short(arg: str, cap: int = 4000) -> str:
     return arg if len(arg) <= cap else arg[:cap] + "…"
 
 
-def base_env() -> dict[str, str]:
-    return dict(os.environ)
+def base_env(cfg=None) -> dict[str, str]:
+    """The swarm's environment: this process's, less every secret except ``swarm.pass_secrets``.
+
+    The swarm runs model-written shell commands, so it gets no API key it does not need
+    (``ANTHROPIC_API_KEY``, broker passwords, Flower logins stay here).
+    """
+    from swarmgym.sandbox import scrubbed_env
+
+    extra = set(cfg.secrets) if cfg else set()
+    env = scrubbed_env(extra)
+    for name in (cfg.swarm.pass_secrets if cfg else ()):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env

@@ -32,5 +32,5 @@ class CommandAdapter:
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))
-        return execute(self.name, argv, workspace, merged_env(base_env(), self.cfg.swarm.env, env),
+        return execute(self.name, argv, workspace, merged_env(base_env(self.cfg), self.cfg.swarm.env, env),
                        timeout or self.cfg.swarm.timeout, has_fleet_log=False)

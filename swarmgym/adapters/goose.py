@@ -28,7 +28,7 @@ class GooseAdapter:
         return [resolve_binary(self.cfg.swarm.binary, hint=hint)]
 
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
-        return merged_env(base_env(), self.cfg.swarm.env, env)
+        return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)
 
     def sessions_db(self, env: Mapping[str, str]) -> str:
         return str(default_sessions_db(env, self.cfg.swarm.sessions_db))

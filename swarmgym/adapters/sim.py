@@ -31,7 +31,7 @@ class SimAdapter(GooseAdapter):
 
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         caller = merged_env(self.cfg.swarm.env, env)
-        full = merged_env(base_env(), caller)
+        full = merged_env(base_env(self.cfg), caller)
         full["GOOSE_PATH_ROOT"] = caller.get("GOOSE_PATH_ROOT") or str(Path(self.cfg.home) / ".sim-goose")
         full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full

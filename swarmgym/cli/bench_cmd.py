@@ -41,7 +41,9 @@ def register(cli: click.Group) -> None:
     def bench(ctx, tier, variant, swarm, suite, parallel, seed, resume, check_timeout, swarm_timeout,
               turns, no_judge, tweak):
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
+        from swarmgym.adapters import preflight
         from swarmgym.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
+        from swarmgym.queue.routing import check_name
 
         console = Console(soft_wrap=True)
         ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]
@@ -50,7 +52,10 @@ def register(cli: click.Group) -> None:
         cfg = config_from(ctx, **{"checks.timeout": check_timeout, "swarm.timeout": swarm_timeout})
         if resume:
             campaign = resume_campaign(cfg, resume)
+            preflight(cfg, campaign.swarm, campaign.variant)
         else:
+            check_name("variant", variant)
+            preflight(cfg, swarm or cfg.swarm.adapter, variant)
             campaign = new_bench_campaign(cfg, tier, variant, swarm=swarm or cfg.swarm.adapter, suite=suite, seed=seed)
         todo = pending_jobs(cfg, campaign)
         console.print(f"campaign [bold]{campaign.campaign_id}[/]: {campaign.variant} / {campaign.tier} / "

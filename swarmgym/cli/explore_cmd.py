@@ -30,7 +30,11 @@ def _session_options(f):
 def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id: str = "explore", *, findings: bool):
     from swarmgym.explore import run_session
 
+    from swarmgym.adapters import preflight
+    from swarmgym.queue.routing import check_name
+
     cfg = config_from(ctx, **{"swarm.adapter": o["swarm"], "brain.provider": o["provider"]})
+    preflight(cfg, o["swarm"] or cfg.swarm.adapter, check_name("variant", o["variant"]))
     with console.status(f"{archetype} seed {seed}: starting") as status:
         def progress(msg: str) -> None:
             status.update(f"{archetype} seed {seed}: {msg[:150]}")

@@ -68,7 +68,9 @@ def campaign_state(cfg, r, cid: str) -> dict:
             state, host, overall = "unknown", "", ""
         rows.append({"job": j, "state": state, "host": host, "overall": overall, "rec": rec})
     finalized = ledger.has_job(f"campaign:{cid}")
-    status = "finalized" if finalized else "cancelled" if camp.cancelled else "running"
+    all_done = all(x["state"] == "done" for x in rows)
+    status = ("finalized" if finalized else "cancelled" if camp.cancelled
+              else "complete" if all_done and camp.mode == "local" else "running")  # bench: no chord body
     return {"campaign": camp, "rows": rows, "status": status, "done": sum(x["state"] == "done" for x in rows),
             "running": sum(x["state"] == "running" for x in rows), "total": len(rows),
             "campaign_record": ledger.find(f"campaign:{cid}")[0] if finalized else None}
@@ -110,7 +112,7 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
         while True:
             st = campaign_state(cfg, r, cid)
             prog.update(task, completed=st["done"], description=f"{cid} [dim]{st['running']} running[/]")
-            if st["status"] in ("finalized", "cancelled") or (deadline and time.monotonic() > deadline):
+            if st["status"] in ("finalized", "cancelled", "complete") or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
     return st

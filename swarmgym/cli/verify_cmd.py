@@ -37,7 +37,8 @@ def register(cli: click.Group) -> None:
     @click.option("--suite", default=None, help="suite name or folder (default: config suite) [env SWARMGYM_VERIFY_SUITE]")
     @click.option("--spec", required=True, help="spec id or app slug, e.g. compute or rdcalc [env SWARMGYM_VERIFY_SPEC]")
     @click.option("--hard", is_flag=True, help="also grade the hard (extreme-tier) checks [env SWARMGYM_VERIFY_HARD]")
-    @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of tables")
+    @click.option("--json", "as_json", is_flag=True, envvar="SWARMGYM_VERIFY_JSON",
+                  help="print one JSON object instead of tables [env SWARMGYM_VERIFY_JSON]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per check [env SWARMGYM_CHECK_TIMEOUT]")
     @click.pass_context
     def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout):

@@ -1,7 +1,7 @@
-"""Orphan guard: ``python -m workers.guard PID``.
+"""Orphan guard: ``python -m swarmgym.guard PID``.
 
 The swarm runs in its own process group (so a timeout can kill it whole), which also means it
-survives the death of the worker that started it.  The guard watches PID (the process running the
+survives the death of the process that started it — a fleet worker, or ``swarmgym bench``.  The guard watches PID (the process running the
 job), remembers every descendant it sees, and when PID dies (SIGKILL of the worker, hard time
 limit) kills each remembered process's group.  A normal job end stops the guard with SIGTERM.
 """
@@ -56,6 +56,18 @@ def watch(pid: int, interval: float = 0.2) -> int:
             break
         time.sleep(interval)
     return kill_remembered(seen)
+
+
+def start(pid: int):
+    """Start a guard process watching ``pid``; ``None`` if it could not be started. Stop it with
+    ``terminate()`` when the work ends normally."""
+    import subprocess
+
+    try:
+        return subprocess.Popen([sys.executable, "-m", "swarmgym.guard", str(pid)], stdin=subprocess.DEVNULL,
+                                start_new_session=True, close_fds=True)
+    except OSError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> None:
