@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -48,7 +49,8 @@ def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:
-    return f"{prefix}-{variant}-{tier}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}"
+    """Unique even for two campaigns started in the same second (job ids derive from it)."""
+    return f"{prefix}-{variant}-{tier}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{secrets.token_hex(2)}"
 
 
 def plan_jobs(suite: Suite, tier: str, variant: str, *, swarm: str = "sim", campaign_id: str | None = None,

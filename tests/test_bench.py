@@ -135,3 +135,14 @@ def test_killing_bench_mid_swarm_leaves_no_swarm_running(tmp_path, sig):
     while time.time() < deadline and _swarms_under(tmp_path / "apps"):
         time.sleep(0.2)
     assert _swarms_under(tmp_path / "apps") == []
+
+
+def test_two_campaigns_started_in_the_same_second_get_distinct_ids(tmp_path):
+    from swarmgym.bench import new_bench_campaign
+    from swarmgym.config import load_config
+
+    cfg = load_config(tmp_path, environ={})
+    a = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim", flags={})
+    b = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim", flags={})
+    assert a.campaign_id != b.campaign_id and a.jobs[0].job_id != b.jobs[0].job_id
+    assert (a.jobs[0].seed, b.jobs[0].seed) == (0, 1000)  # a repeat draws fresh simulated faults

@@ -29,7 +29,9 @@ def register(cli: click.Group) -> None:
     @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_BENCH_SUITE]")
     @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
                   help="jobs run at once in this process [env SWARMGYM_BENCH_PARALLEL]")
-    @click.option("--seed", type=int, default=0, show_default=True, help="base seed (rep r uses seed+r) [env SWARMGYM_BENCH_SEED]")
+    @click.option("--seed", type=int, default=None,
+                  help="base seed for the simulator (rep r uses seed+r); default 0 for the first campaign of this "
+                       "variant+flags, then 1000, 2000, … [env SWARMGYM_BENCH_SEED]")
     @click.option("--resume", "resume", default=None, metavar="CAMPAIGN_ID",
                   help="finish a campaign cut short: run only its jobs missing from the ledger [env SWARMGYM_BENCH_RESUME]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per golden check [env SWARMGYM_BENCH_CHECK_TIMEOUT]")
@@ -60,7 +62,7 @@ def register(cli: click.Group) -> None:
         todo = pending_jobs(cfg, campaign)
         console.print(f"campaign [bold]{campaign.campaign_id}[/]: {campaign.variant} / {campaign.tier} / "
                       f"{campaign.suite} {campaign.suite_hash} via {campaign.swarm}; "
-                      f"{len(todo)} of {len(campaign.jobs)} job(s) to run"
+                      f"{len(todo)} of {len(campaign.jobs)} job(s) to run, seed {campaign.jobs[0].seed if campaign.jobs else 0}"
                       + (f"; flags {campaign.flags}" if campaign.flags else ""))
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as progress:

@@ -100,7 +100,7 @@ def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: 
     check_name("variant", variant)
     if pin_host:
         check_name("pin-host", pin_host)
-    cid = campaign_id or f"{new_campaign_id('q', variant, tier)}-{uuid.uuid4().hex[:4]}"
+    cid = campaign_id or new_campaign_id('q', variant, tier)
     if campaign_path(cfg, cid).is_file():
         return Sent(cid, len(load_campaign(cfg, cid).jobs), created=False)
     s = load_suite(suite or cfg.suite, cfg.suites_dir)
