@@ -1,9 +1,11 @@
 """Orphan guard: ``python -m swarmgym.guard PID``.
 
 The swarm runs in its own process group (so a timeout can kill it whole), which also means it
-survives the death of the process that started it — a fleet worker, or ``swarmgym bench``.  The guard watches PID (the process running the
-job), remembers every descendant it sees, and when PID dies (SIGKILL of the worker, hard time
-limit) kills each remembered process's group.  A normal job end stops the guard with SIGTERM.
+survives the death of the process that started it — a fleet worker, or ``swarmgym bench``.  The
+guard watches PID, remembers every descendant it sees, and when PID dies (SIGKILL, SIGTERM, a hard
+time limit) kills each remembered process's group, and every process whose env carries
+``SWARMGYM_OWNER_PID=PID`` (set by the adapter runner), so a swarm started between two polls is not
+missed.  A normal end stops the guard with SIGTERM.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import sys
 import time
 
 import psutil
+
+OWNER = "SWARMGYM_OWNER_PID"  # set in every swarm's env by the adapter runner: the pid that started it
 
 
 def kill_remembered(seen: dict[int, float]) -> int:
@@ -35,13 +39,33 @@ def kill_remembered(seen: dict[int, float]) -> int:
     return killed
 
 
+def kill_owned(pid: int) -> int:
+    """Kill every process (and its group) whose env says process ``pid`` started it (see :data:`OWNER`).
+
+    This catches a swarm started between two polls, and one started before the guard was up.
+    """
+    killed, mine, tag = 0, os.getpgid(0), str(pid)
+    for p in psutil.process_iter():
+        try:
+            if p.pid == os.getpid() or p.environ().get(OWNER) != tag:
+                continue
+            pgid = os.getpgid(p.pid)
+            if pgid != mine:
+                os.killpg(pgid, signal.SIGKILL)
+            p.kill()
+            killed += 1
+        except (psutil.Error, OSError):
+            continue
+    return killed
+
+
 def watch(pid: int, interval: float = 0.2) -> int:
     me = os.getpid()
     seen: dict[int, float] = {}
     try:
         target = psutil.Process(pid)
     except psutil.Error:
-        return 0
+        return kill_owned(pid)
     while True:
         try:
             if not target.is_running() or target.status() == psutil.STATUS_ZOMBIE:
@@ -55,7 +79,7 @@ def watch(pid: int, interval: float = 0.2) -> int:
         except psutil.Error:
             break
         time.sleep(interval)
-    return kill_remembered(seen)
+    return kill_remembered(seen) + kill_owned(pid)
 
 
 def start(pid: int):

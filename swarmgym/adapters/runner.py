@@ -18,6 +18,7 @@ from pathlib import Path
 import psutil
 
 from swarmgym.errors import AdapterError
+from swarmgym.guard import OWNER
 from swarmgym.sandbox import kill_group, tail
 
 TIMEOUT_EXIT = 124
@@ -97,6 +98,7 @@ def run_process(argv: list[str], cwd: Path | str, env: dict[str, str], timeout: 
         out_path, err_path = Path(tmp, "stdout"), Path(tmp, "stderr")
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             try:
+                env = {**env, OWNER: str(os.getpid())}  # lets the orphan guard find the swarm if we die
                 proc = subprocess.Popen(argv, cwd=str(cwd), env=env, stdin=subprocess.DEVNULL, stdout=out,
                                         stderr=err, start_new_session=True, close_fds=True)
             except OSError as e:
