@@ -40,21 +40,8 @@ register_adapter("sim", SimAdapter)
 register_adapter("command", CommandAdapter)
 
 
+
 def preflight(cfg, name: str, variant: str) -> None:
     """Fail fast, before anything is planned or recorded, if the swarm cannot run at all:
-    an unknown adapter, a missing goose binary or command, a variant the simulator's fleet lacks."""
-    import os
-
-    adapter = get_adapter(name, cfg)
-    if name == "command":
-        adapter.argv("{prompt}", ())
-    elif name == "sim":
-        from swarmgym.sim.fleet import load_fleet
-
-        env = {**os.environ, **cfg.swarm.env}
-        fleet = load_fleet(env)
-        if variant not in fleet.variants:
-            raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
-                             f"known: {', '.join(fleet.variants)} (fleet file: SWARMGYM_SIM_FLEET)")
-    else:
-        getattr(adapter, "binary", lambda: None)()
+    an unknown adapter, or whatever that adapter's own ``preflight`` finds wrong."""
+    get_adapter(name, cfg).preflight(variant)

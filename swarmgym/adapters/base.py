@@ -21,6 +21,9 @@ class Adapter(Protocol):
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome: ...
 
+    def preflight(self, variant: str) -> None:
+        """Raise a one-line SwarmgymError if this swarm cannot run ``variant`` at all."""
+
 
 def merged_env(*layers: Mapping[str, str] | None) -> dict[str, str]:
     out: dict[str, str] = {}

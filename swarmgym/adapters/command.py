@@ -29,6 +29,9 @@ class CommandAdapter:
         argv[0] = resolve_binary(argv[0], hint=" (swarm.command[0])")
         return argv
 
+    def preflight(self, variant: str) -> None:
+        self.argv("{prompt}", ())  # an empty template or a missing program: one line
+
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))

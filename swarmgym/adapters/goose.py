@@ -27,6 +27,9 @@ class GooseAdapter:
         hint = " (set swarm.binary in config.yaml to the goose local-edition build, or run with --swarm sim)"
         return [resolve_binary(self.cfg.swarm.binary, hint=hint)]
 
+    def preflight(self, variant: str) -> None:
+        self.binary()  # a missing binary: one line suggesting --swarm sim
+
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)
 

@@ -29,6 +29,15 @@ class SimAdapter(GooseAdapter):
     def binary(self) -> list[str]:
         return sim_command()
 
+    def preflight(self, variant: str) -> None:
+        from swarmgym.errors import UsageError
+        from swarmgym.sim.fleet import load_fleet
+
+        fleet = load_fleet({**os.environ, **self.cfg.swarm.env})
+        if variant not in fleet.variants:
+            raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
+                             f"known: {', '.join(fleet.variants)} (fleet file: SWARMGYM_SIM_FLEET)")
+
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         caller = merged_env(self.cfg.swarm.env, env)
         full = merged_env(base_env(self.cfg), caller)
