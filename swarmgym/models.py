@@ -199,6 +199,29 @@ class Evidence(Model):
 
 # --- jobs -------------------------------------------------------------------------------
 
+Isolation = Literal["bwrap", "seatbelt", "none"]
+
+
+class Provenance(Model):
+    """What produced a record, as the host ran it (DESIGN.md section 7).
+
+    Filled on the host that ran the job (never from the enqueuer's view) and copied into every
+    ledger record and session.json, so a ledger line alone says which swarm, build, flags, seed,
+    isolation and host produced it.
+    """
+
+    adapter: str = ""  # sim | goose | command
+    binary: str | None = None  # the swarm executable as resolved on the host
+    binary_version: str | None = None  # first line of `<binary> --version`
+    fleet_hash: str | None = None  # sim only: hash of the fleet file it read
+    flags: dict[str, str] = Field(default_factory=dict)  # GOOSE_SWARM_* as the swarm saw them
+    knobs: dict[str, Any] = Field(default_factory=dict)  # pool/tweaker knobs in effect
+    seed: int | None = None
+    isolation: Isolation = "none"
+    swarmgym_version: str = ""
+    suite_hash: str | None = None
+    host: str = ""
+
 class JobSpec(Model):
     """One spec x rep of a campaign; what the queue carries to a host."""
 
@@ -243,6 +266,7 @@ class JobResult(Model):
     error: ErrorInfo | None = None
     started: float = 0.0
     finished: float = 0.0
+    provenance: Provenance = Field(default_factory=Provenance)
 
 
 class LedgerRecord(Model):
@@ -277,6 +301,7 @@ class LedgerRecord(Model):
     error: ErrorInfo | None = None
     ts: float
     data: dict[str, Any] = Field(default_factory=dict)
+    provenance: Provenance = Field(default_factory=Provenance)
 
 
 # --- sessions (runs/<session_id>/) -------------------------------------------------------
@@ -322,3 +347,4 @@ class SessionDoc(Model):
     finished: float = 0.0
     error: ErrorInfo | None = None
     data: dict[str, Any] = Field(default_factory=dict)
+    provenance: Provenance = Field(default_factory=Provenance)
