@@ -91,6 +91,10 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                      data={"rep": job.rep, "flags": job.flags, "swarm": job.swarm})
     result = JobResult(job=job, session_id=sid, host=host, status="error", started=started)
     try:
+        from swarmgym.isolation import boxed_config
+
+        cfg, result.provenance.isolation = boxed_config(cfg, job.swarm)  # type: ignore[assignment]
+        doc.provenance.isolation = result.provenance.isolation
         suite = load_suite(job.suite, cfg.suites_dir)
         if suite.hash != job.suite_hash:
             raise RuntimeError(f"suite {job.suite} on host {host} hashes to {suite.hash}, job expects {job.suite_hash}")

@@ -36,4 +36,4 @@ class CommandAdapter:
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))
         return execute(self.name, argv, workspace, merged_env(base_env(self.cfg), self.cfg.swarm.env, env),
-                       timeout or self.cfg.swarm.timeout, has_fleet_log=False)
+                       timeout or self.cfg.swarm.timeout, has_fleet_log=False, cfg=self.cfg, read_only=argv[:1])

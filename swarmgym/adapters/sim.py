@@ -45,6 +45,16 @@ class SimAdapter(GooseAdapter):
         full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full
 
+    def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
+        """The simulator is swarmgym's own code: it reads the package, the suite's reference and
+        mutant apps and its fleet file, and writes only under its GOOSE_PATH_ROOT."""
+        from swarmgym.isolation.policy import install_dirs
+
+        ro = [*(str(p) for p in install_dirs()), env["SWARMGYM_SUITES_DIR"], *argv[:1]]
+        if env.get("SWARMGYM_SIM_FLEET"):
+            ro.append(env["SWARMGYM_SIM_FLEET"])
+        return ro, [env["GOOSE_PATH_ROOT"]]
+
     def sessions_db(self, env: Mapping[str, str]) -> str:
         from swarmgym.collect.traces import db_under_root
 
