@@ -33,7 +33,7 @@ from swarmgym.isolation import Policy, get_backend
 from swarmgym.isolation.pids import PidsCgroup
 from swarmgym.isolation.policy import MB, Limits
 
-__all__ = ["Limits", "MB", "MARKER", "SandboxResult", "scrubbed_env", "run_sandboxed", "start_boxed", "Boxed",
+__all__ = ["Limits", "MB", "MARKER", "helper_env", "SandboxResult", "scrubbed_env", "run_sandboxed", "start_boxed", "Boxed",
            "kill_group", "tail", "sweep_marked"]
 
 MARKER = "SWARMGYM_CHECK_ID"  # set in every check's env; a process that keeps it is swept after the check
@@ -58,6 +58,12 @@ def scrubbed_env(extra_secrets: set[str] | frozenset[str] = frozenset(),
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("PYTHONPATH", None)
     return env
+
+
+def helper_env(extra_secrets: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
+    """The environment of swarmgym's own helper processes (the orphan guard …): this process's,
+    less every secret — a helper never needs one, and a boxed process must find none to read."""
+    return {k: v for k, v in os.environ.items() if not is_secret(k, v, extra_secrets)}
 
 
 def _limiter(limits: Limits) -> Callable[[], None]:
