@@ -110,10 +110,12 @@ def check_policy(cfg, workspace: str | Path, limits: Limits | None = None) -> Po
 
 def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] = (),  # type: ignore[no-untyped-def]
                  writable: Iterable[str | Path] = ()) -> Policy:
-    """The swarm: network allowed; writable the workspace and what the adapter names (goose state)."""
+    """The swarm: network allowed; writable the workspace and what the adapter names (goose state);
+    the swarmgym root, $HOME and the suites (the golden checks) hidden."""
     rw = _real(writable)
     for p in rw:
         p.mkdir(parents=True, exist_ok=True)
-    return Policy(workspace=Path(workspace).resolve(), hidden=_real(secret_dirs(cfg)),
+    mine = set(_real(install_dirs()))  # swarmgym's own code is no secret to the swarm (the sim runs it)
+    return Policy(workspace=Path(workspace).resolve(), hidden=tuple(p for p in _real(secret_dirs(cfg)) if p not in mine),
                   read_only=_real([*interpreter_dirs(), *read_only, *cfg.sandbox.read_only]), writable=rw,
                   network=True, limits=None, max_procs=cfg.sandbox.swarm_max_procs, purpose="swarm")
