@@ -66,6 +66,7 @@ class SandboxConfig(_Section):
                                              "(auto: bwrap on Linux, seatbelt on macOS; none only when asked)")
     read_only: list[str] = Field(default_factory=list, description="extra paths boxes may read (inside hidden ones)")
     swarm_max_procs: int = Field(4096, gt=0, description="processes alive at once in the swarm's box")
+    swarm_file_size_mb: int = Field(4096, gt=0, description="largest file the swarm may write")
 
     @field_validator("backend")
     @classmethod

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 MB = 1024 * 1024
+UNBOUNDED = 1 << 40  # an rlimit value that never binds (capped at the hard limit)
 
 
 @dataclass(frozen=True)
@@ -118,4 +119,10 @@ def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] 
     mine = set(_real(install_dirs()))  # swarmgym's own code is no secret to the swarm (the sim runs it)
     return Policy(workspace=Path(workspace).resolve(), hidden=tuple(p for p in _real(secret_dirs(cfg)) if p not in mine),
                   read_only=_real([*interpreter_dirs(), *read_only, *cfg.sandbox.read_only]), writable=rw,
-                  network=True, limits=None, max_procs=cfg.sandbox.swarm_max_procs, purpose="swarm")
+                  network=True, limits=swarm_limits(cfg), max_procs=cfg.sandbox.swarm_max_procs, purpose="swarm")
+
+
+def swarm_limits(cfg) -> Limits:  # type: ignore[no-untyped-def]
+    """The swarm's rlimits: only processes and file size are bounded (memory and CPU are its job)."""
+    return Limits(memory_mb=UNBOUNDED, cpu_secs=UNBOUNDED, max_procs=cfg.sandbox.swarm_max_procs,
+                  file_size_mb=cfg.sandbox.swarm_file_size_mb)
