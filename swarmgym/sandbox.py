@@ -20,11 +20,12 @@ import subprocess
 import sys
 import tempfile
 import threading
-import uuid
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
 
 import psutil
 
@@ -33,9 +34,22 @@ from swarmgym.isolation import Policy, get_backend
 from swarmgym.isolation.pids import PidsCgroup
 from swarmgym.isolation.policy import MB, Limits
 
-__all__ = ["Limits", "MB", "MARKER", "helper_env", "SandboxResult", "scrubbed_env", "run_sandboxed", "start_boxed", "Boxed",
-           "kill_group", "tail", "sweep_marked"]
+__all__ = [
+    "MARKER",
+    "MB",
+    "Boxed",
+    "Limits",
+    "SandboxResult",
+    "helper_env",
+    "kill_group",
+    "run_sandboxed",
+    "scrubbed_env",
+    "start_boxed",
+    "sweep_marked",
+    "tail",
+]
 
+DEFAULT_LIMITS = Limits()
 MARKER = "SWARMGYM_CHECK_ID"  # set in every check's env; a process that keeps it is swept after the check
 
 
@@ -70,7 +84,7 @@ def _limiter(limits: Limits) -> Callable[[], None]:
     def apply() -> None:
         def cap(which: int, value: int) -> None:
             try:
-                soft, hard = resource.getrlimit(which)
+                _, hard = resource.getrlimit(which)
                 if hard != resource.RLIM_INFINITY:
                     value = min(value, hard)
                 resource.setrlimit(which, (value, value if hard == resource.RLIM_INFINITY else hard))
@@ -120,7 +134,8 @@ def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str,
 
     try:
         proc = subprocess.Popen(wrapped, cwd=str(policy.workspace), env=env, stdin=subprocess.DEVNULL,
-                                stdout=stdout, stderr=stderr, start_new_session=True, preexec_fn=pre,
+                                stdout=stdout, stderr=stderr, start_new_session=True,
+                                preexec_fn=pre,  # noqa: PLW1509 - only writes a file and sets rlimits
                                 close_fds=True)
     except BaseException:
         if cgroup is not None:
@@ -162,7 +177,7 @@ def sweep_marked(token: str, since: float) -> int:
     return killed
 
 
-def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limits = Limits(),
+def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limits = DEFAULT_LIMITS,
                   extra_secrets: set[str] | frozenset[str] = frozenset(),
                   output_cap: int = 16384, env_extra: dict[str, str] | None = None,
                   policy: Policy | None = None, backend: str = "none") -> SandboxResult:

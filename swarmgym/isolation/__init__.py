@@ -18,8 +18,18 @@ from swarmgym.isolation.bwrap import INSTALL_HINT, BwrapBackend
 from swarmgym.isolation.policy import Limits, Policy, check_policy, swarm_policy
 from swarmgym.isolation.seatbelt import SeatbeltBackend
 
-__all__ = ["Backend", "BACKENDS", "CHOICES", "Limits", "Policy", "check_policy", "swarm_policy", "get_backend",
-           "register_backend", "resolve"]
+__all__ = [
+    "BACKENDS",
+    "CHOICES",
+    "Backend",
+    "Limits",
+    "Policy",
+    "check_policy",
+    "get_backend",
+    "register_backend",
+    "resolve",
+    "swarm_policy",
+]
 
 CHOICES = ("auto", "bwrap", "seatbelt", "none")
 AUTO_ORDER = ("bwrap", "seatbelt")

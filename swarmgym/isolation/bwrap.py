@@ -20,16 +20,18 @@ from swarmgym.isolation.policy import Policy
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
 
 
+_PROBE: list[str | None] = []  # the one availability probe of this process
+
+
 class BwrapBackend:
     name = "bwrap"
-    _probe: list[str | None] = []
 
     def binary(self) -> str | None:
         return shutil.which("bwrap")
 
     def available(self) -> str | None:
         """None if bubblewrap can build a box here (probed once per process), else why not."""
-        if not self._probe:
+        if not _PROBE:
             exe = self.binary()
             if exe is None:
                 reason: str | None = "bwrap not found on PATH"
@@ -37,13 +39,13 @@ class BwrapBackend:
                 try:
                     with tempfile.TemporaryDirectory(prefix="swarmgym-probe-") as ws:
                         argv = self.wrap(["true"], Policy(workspace=Path(ws).resolve(), limits=None))
-                        res = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+                        res = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=20, check=False)
                     err = res.stderr.decode("utf-8", "replace").strip().splitlines()
                     reason = None if res.returncode == 0 else f"bwrap cannot create a box here ({(err or ['?'])[-1]})"
                 except (OSError, subprocess.TimeoutExpired) as e:
                     reason = f"bwrap cannot run ({e})"
-            self._probe.append(reason)
-        return self._probe[0]
+            _PROBE.append(reason)
+        return _PROBE[0]
 
     def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None) -> list[str]:
         out = [self.binary() or "bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",

@@ -65,7 +65,7 @@ class PidsCgroup:
         self.path = path
 
     @classmethod
-    def create(cls, max_procs: int) -> "PidsCgroup | None":
+    def create(cls, max_procs: int) -> PidsCgroup | None:
         root = cgroup_root()
         if root is None:
             return None
@@ -79,8 +79,11 @@ class PidsCgroup:
 
     def join(self) -> None:
         """Move the calling process into this cgroup (runs in the child between fork and exec)."""
-        with open(self.path / "cgroup.procs", "w") as f:
-            f.write(str(os.getpid()))
+        try:
+            with open(self.path / "cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        except OSError:
+            pass  # the cgroup vanished: the rlimits still apply, and the box's teardown still kills
 
     def pids(self) -> list[int]:
         try:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
 
 MB = 1024 * 1024
 UNBOUNDED = 1 << 40  # an rlimit value that never binds (capped at the hard limit)
@@ -26,7 +26,7 @@ class Limits:
     file_size_mb: int = 256
 
     @classmethod
-    def from_config(cls, checks) -> "Limits":  # type: ignore[no-untyped-def]
+    def from_config(cls, checks) -> Limits:  # type: ignore[no-untyped-def]
         return cls(checks.memory_mb, checks.cpu_secs, checks.max_procs, checks.file_size_mb)
 
 

@@ -21,9 +21,8 @@ def _q(path: Path | str) -> str:
 
 def profile(policy: Policy, private_tmp: Path | str | None = None) -> str:
     """The SBPL text for ``policy`` (``private_tmp``: the box's own temp dir, writable)."""
-    lines = ["(version 1)", "(allow default)", "(deny file-write*)",
-             '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty")'
-             ' (regex #"^/dev/fd/"))']
+    devices = '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/"))'
+    lines = ["(version 1)", "(allow default)", "(deny file-write*)", devices]
     rules = policy.rules()
     hidden = [p for p, k in rules if k == "hidden"]
     if hidden:

@@ -21,6 +21,8 @@ import logging
 import time
 from typing import Any
 
+import redis
+
 from swarmgym.campaign import FLAG_KNOBS, FLAG_PREFIXES, load_campaign
 from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
@@ -80,7 +82,7 @@ def keep_refused(cfg: Any, r: Any, kind: str, job_id: str, reason: str, payload:
     try:
         r.lpush(REFUSED_LIST, line)
         r.ltrim(REFUSED_LIST, 0, 999)
-    except Exception as e:  # the log line and the file still say it
+    except redis.RedisError as e:  # the log line and the file still say it
         log.warning("refusal of %s not counted in Redis: %s", job_id, e)
     try:
         folder = cfg.runs_dir / "refused"

@@ -133,6 +133,18 @@ def tree_digest(root: Path) -> str:
     return h.hexdigest()
 
 
+KEEP_CHECKS = ("help", "total_value", "tests_exist")  # one command the mutant passes, one it fails, one file check
+
+
+def trim_checks(suite_yaml: Path) -> None:
+    """The copied suite keeps three checks of its first spec: the payload runs inside every one, and
+    fewer python starts keep the hostile campaign fast."""
+    data = yaml.safe_load(suite_yaml.read_text())
+    spec = data["specs"][0]
+    spec["checks"] = [c for c in spec["checks"] if c["name"] in KEEP_CHECKS]
+    suite_yaml.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
 def make_arena(root: Path, redis_server: RedisServer) -> Arena:
     token = secrets.token_hex(6)
     home, fake_home, suites, prepared = root / "home", root / "fakehome", root / "suites", root / "hostile"
@@ -140,6 +152,7 @@ def make_arena(root: Path, redis_server: RedisServer) -> Arena:
         d.mkdir(parents=True)
     shutil.copytree(Path(load_suite("bench-v1").root).parent, suites,
                     ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    trim_checks(suites / "bench-v1" / "suite.yaml")
     sec = {"dotenv": f"dotenv-{token}-apikey", "ssh": f"ssh-{token}-privkey", "flower": f"flower-{token}-pw",
            "anthropic": f"sk-ant-{token}-key", "redis": redis_server.password}
     (fake_home / ".ssh" / "id_rsa").write_text(f"-----BEGIN KEY-----\n{sec['ssh']}\n")

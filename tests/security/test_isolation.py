@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from swarmgym.isolation import Policy
 from swarmgym.isolation.policy import Limits
 from swarmgym.isolation.seatbelt import profile
@@ -25,7 +23,7 @@ def _no_bwrap_env(home: Path) -> dict[str, str]:
 
 def test_without_a_backend_a_command_swarm_is_refused_in_one_line(tmp_path):
     res = subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--swarm", "command", "--tier", "smoke"],
-                         env={**_no_bwrap_env(tmp_path), "SWARMGYM_SWARM_COMMAND": "[true]"},
+                         env={**_no_bwrap_env(tmp_path), "SWARMGYM_SWARM_COMMAND": '["true"]'},
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 2, res.stderr
     lines = res.stderr.strip().splitlines()
@@ -49,9 +47,9 @@ def test_asking_for_bwrap_where_it_cannot_run_is_a_usage_error(tmp_path):
 
 
 def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
+    from swarmgym.bench import new_bench_campaign
     from swarmgym.config import load_config
     from swarmgym.job import run_job
-    from swarmgym.bench import new_bench_campaign
 
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "none", "swarm.timeout": 60})
     job = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim").jobs[0]
@@ -85,12 +83,16 @@ def test_seatbelt_profile_lets_the_swarm_reach_the_network():
     assert "(deny network*)" not in profile(_policy(network=True))
 
 
-def test_a_bwrap_box_hides_the_root_home_and_other_workspaces_from_a_check(tmp_path):
+def test_a_bwrap_box_hides_the_root_home_and_other_workspaces_from_a_check(tmp_path, monkeypatch):
     require_bwrap()
     from swarmgym.config import load_config
     from swarmgym.isolation import check_policy
     from swarmgym.sandbox import run_sandboxed
 
+    fake_home = tmp_path / "me"
+    (fake_home / ".ssh").mkdir(parents=True)
+    (fake_home / ".ssh" / "id_rsa").write_text("ssh-key-material")
+    monkeypatch.setenv("HOME", str(fake_home))
     home = tmp_path / "home"
     (home / "apps" / "a" / "other").mkdir(parents=True)
     (home / "apps" / "a" / "other" / "secret.txt").write_text("other job")
@@ -98,9 +100,10 @@ def test_a_bwrap_box_hides_the_root_home_and_other_workspaces_from_a_check(tmp_p
     ws = home / "apps" / "a" / "mine"
     ws.mkdir()
     cfg = load_config(home, environ={})
-    cmd = (f"cat {home}/.env; cat {home}/apps/a/other/secret.txt; ls -A ~ | wc -l; echo hi > out.txt; "
-           f"touch {home}/x 2>/dev/null && echo WROTE-ROOT; echo done")
+    cmd = (f"cat {home}/.env ~/.ssh/id_rsa {home}/apps/a/other/secret.txt; echo hi > out.txt; "
+           f"echo x > {home}/x; echo x > {fake_home}/x; echo y > /tmp/y; echo done")
     res = run_sandboxed(cmd, ws, timeout=30, policy=check_policy(cfg, ws), backend="bwrap")
-    assert "zzz" not in res.stdout_tail and "other job" not in res.stdout_tail and "WROTE-ROOT" not in res.stdout_tail
-    assert res.stdout_tail.split()[-2:] == ["0", "done"] and (ws / "out.txt").read_text() == "hi\n"
-    assert not (home / "x").exists()
+    for secret in ("zzz", "ssh-key-material", "other job"):
+        assert secret not in res.stdout_tail
+    assert res.stdout_tail.strip().endswith("done") and (ws / "out.txt").read_text() == "hi\n"
+    assert not (home / "x").exists() and not (fake_home / "x").exists()  # hidden paths are empty scratch tmpfs
