@@ -2,6 +2,7 @@
 and what a bwrap box hides from a check."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -23,7 +24,7 @@ def _no_bwrap_env(home: Path) -> dict[str, str]:
 
 def test_without_a_backend_a_command_swarm_is_refused_in_one_line(tmp_path):
     res = subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--swarm", "command", "--tier", "smoke"],
-                         env={**_no_bwrap_env(tmp_path), "SWARMGYM_SWARM_COMMAND": '["true"]'},
+                         env={**_no_bwrap_env(tmp_path), "SWARMGYM_SWARM_COMMAND": json.dumps([sys.executable])},
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 2, res.stderr
     lines = res.stderr.strip().splitlines()
