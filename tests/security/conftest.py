@@ -186,7 +186,7 @@ def make_arena(root: Path, redis_server: RedisServer) -> Arena:
 
 def swarmgym(arena: Arena, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "swarmgym", *args], env=arena.env, cwd=arena.root,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout, check=False)
 
 
 def settle(arena: Arena, timeout: float = 15) -> None:

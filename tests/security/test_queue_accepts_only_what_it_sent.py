@@ -55,14 +55,14 @@ def test_a_result_whose_spec_differs_from_the_plan_by_one_byte_is_refused(planne
 
 
 def test_a_result_for_a_campaign_without_a_saved_plan_is_refused(planned):
-    cfg, r, camp, job = planned
+    cfg, r, _camp, job = planned
     other = job.model_copy(update={"campaign_id": "made-up"})
     assert "no saved plan" in accept.record_refusal(cfg, r, JobResult(job=other, session_id="s", host="h1"))
 
 
 @pytest.mark.parametrize("key", ["PYTHONPATH", "LD_PRELOAD", "BASH_ENV", "SWARMGYM_HOME"])
 def test_jobspec_env_outside_the_allowlist_is_refused_and_kept(planned, key):
-    cfg, r, camp, job = planned
+    cfg, r, _camp, job = planned
     bad = job.model_copy(update={"env": {key: "/tmp/evil", "GOOSE_SWARM_REVIEW": "1"}})
     out = accept.check_run(cfg, r, bad, "h1")
     assert out and out["refused"] and key in out["reason"] and "GOOSE_SWARM_REVIEW" not in out["reason"].split(" not")[0]
@@ -71,7 +71,7 @@ def test_jobspec_env_outside_the_allowlist_is_refused_and_kept(planned, key):
 
 
 def test_goose_flags_and_tweaker_knobs_are_allowed(planned):
-    cfg, r, camp, job = planned
+    cfg, r, _camp, job = planned
     ok = job.model_copy(update={"env": {"GOOSE_SWARM_REVIEW": "1", "GOOSE_LOCAL_CONTEXT_CAP": "8192",
                                         "SWARMGYM_SIM_FORCE": "hang"}})
     assert accept.check_run(cfg, r, ok, "h1") is None

