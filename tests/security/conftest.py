@@ -56,11 +56,11 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://:{self.password}@127.0.0.1:{self.port}/0"
 
-    def client(self) -> redis.Redis:
-        return redis.Redis(host="127.0.0.1", port=self.port, password=self.password, decode_responses=True)
+    def client(self, db: int = 0) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, password=self.password, db=db, decode_responses=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def redis_server():
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server not installed")
@@ -196,7 +196,7 @@ def settle(arena: Arena, timeout: float = 15) -> None:
         time.sleep(0.2)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def embedded(tmp_path_factory, redis_server) -> Arena:
     """A hostile smoke campaign through ``swarmgym bench`` (the embedded mode)."""
     require_bwrap()
@@ -209,7 +209,7 @@ def embedded(tmp_path_factory, redis_server) -> Arena:
     return arena
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fleet(tmp_path_factory, redis_server) -> Arena:
     """The same hostile campaign through a real fleet: a coordinator and a host worker (Celery
     processes) on the throwaway Redis; enqueued with ``swarmgym enqueue``."""

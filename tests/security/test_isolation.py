@@ -48,11 +48,19 @@ def test_asking_for_bwrap_where_it_cannot_run_is_a_usage_error(tmp_path):
 
 
 def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
+    import shutil
+
     from swarmgym.bench import new_bench_campaign
     from swarmgym.config import load_config
     from swarmgym.job import run_job
+    from swarmgym.suite import load_suite
+    from tests.security.conftest import trim_checks
 
-    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "none", "swarm.timeout": 60})
+    suites = tmp_path / "suites"
+    shutil.copytree(load_suite("bench-v1").root.parent, suites, ignore=shutil.ignore_patterns("__pycache__"))
+    trim_checks(suites / "bench-v1" / "suite.yaml")  # three checks are enough to show the record
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "none", "swarm.timeout": 60,
+                                                       "suites_dir": str(suites)})
     job = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim").jobs[0]
     job = job.model_copy(update={"env": {"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"}})
     res = run_job(job, cfg)

@@ -25,7 +25,7 @@ def planned(tmp_path, redis_server):
 
     cfg = load_config(tmp_path, environ={})
     camp = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim")
-    r = redis_server.client()
+    r = redis_server.client(db=5)  # db 0 belongs to the hostile fleet
     r.flushdb()
     return cfg, r, camp, camp.jobs[0]
 
