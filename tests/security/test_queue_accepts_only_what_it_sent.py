@@ -46,6 +46,17 @@ def test_a_result_from_a_host_without_the_lease_is_refused(planned):
     assert why and "lease was held by h1" in why
 
 
+def test_a_result_from_another_host_while_the_lease_is_held_is_refused(planned):
+    cfg, r, _, job = planned
+    lease = JobLease(r, job.job_id, "h1", 30)
+    assert lease.acquire()
+    try:
+        why = accept.record_refusal(cfg, r, JobResult(job=job, session_id="s", host="h2"))
+    finally:
+        lease.release()
+    assert why and "held by h1" in why
+
+
 def test_a_result_whose_spec_differs_from_the_plan_by_one_byte_is_refused(planned):
     cfg, r, camp, job = planned
     store.mark_job(r, camp.campaign_id, job.job_id, "running", host="h1")
