@@ -17,8 +17,8 @@ From goose's ``crates/goose/src/config/paths.rs`` (``Paths::get_dir``) and
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 APP = "goose"
 KINDS = {"data": ("XDG_DATA_HOME", ".local/share"), "config": ("XDG_CONFIG_HOME", ".config"),

@@ -8,7 +8,6 @@ reported back as a one-line problem string.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from pydantic import ValidationError

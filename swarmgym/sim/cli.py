@@ -49,23 +49,21 @@ def _pool(args, env) -> int:
         devs = effective_devices(fleet, env)
         variant = env.get("SWARMGYM_SIM_VARIANT") or "mlx"
         if args.json:
-            print(json.dumps([{"id": d.id, "host": d.host, "model_id": d.model_for(variant), "weight": d.weight,
+            print(json.dumps([{"id": d.id, "host": d.host, "model_id": d.model_for(variant), "weight": int(d.weight),
                                "instances": d.instances, "enabled": d.enabled} for d in devs], indent=2))
         else:
             print(f"{'device':<14} {'host':<10} {'weight':>6} {'inst':>4}  {'enabled':<7} model")
             for d in devs:
-                print(f"{d.id:<14} {d.host:<10} {d.weight:>6g} {d.instances:>4}  {str(d.enabled).lower():<7} "
+                print(f"{d.id:<14} {d.host:<10} {int(d.weight):>6} {d.instances:>4}  {str(d.enabled).lower():<7} "
                       f"{d.model_for(variant)}")
         return 0
     if args.action == "weight":
-        try:
-            weight = float(args.weight)
-        except ValueError:
-            raise UsageError(f"pool weight {args.device}: WEIGHT must be a number >= 0, got {args.weight!r}") from None
-        if weight < 0:
-            raise UsageError(f"pool weight {args.device}: WEIGHT must be a number >= 0, got {args.weight!r}")
+        weight = int(args.weight) if args.weight.strip().isdigit() else -1
+        if weight < 0 or weight > 2**32 - 1:  # goose's pool weight is a u32: the most tasks in flight at once
+            raise UsageError(f"pool weight {args.device}: WEIGHT must be a number of tasks in flight at once "
+                             f"(a whole number >= 0), got {args.weight!r}")
         path = set_device(fleet, env, args.device, weight=weight)
-        print(f"{args.device}: weight {weight:g} (saved in {path})")
+        print(f"{args.device}: weight {weight} (saved in {path})")
     else:
         path = set_device(fleet, env, args.device, enabled=args.action == "enable")
         print(f"{args.device}: {args.action}d (saved in {path})")
