@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from swarmgym.adapters.base import base_env, merged_env
 from swarmgym.adapters.goose import GooseAdapter
