@@ -170,7 +170,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
         log.emit(0.5, "plan_loaded", {"task_count": len(tasks), "tasks": [_plan_task(t) for t in tasks],
                                       "raw_plan_json": _raw_plan(tasks)})
         prereview = flag_on("GOOSE_SWARM_PREREVIEW", env, fleet.flag_defaults)
-        done_sessions = []
+        done_sessions: list[dict[str, Any]] = []
         for at, kind, run, extra in _timeline(runs, prereview):
             if hang_at is not None and at > hang_at:
                 _write_messages(db, clock, done_sessions, err)

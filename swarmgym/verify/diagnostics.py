@@ -16,8 +16,9 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
-from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding
+from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
 from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
@@ -36,7 +37,7 @@ NOT_IMPLEMENTED = ("NotImplementedError", "NotImplemented")
 
 
 def source_files(ws: Path) -> list[Path]:
-    out = []
+    out: list[Path] = []
     for p in sorted(ws.rglob("*")):
         if len(out) >= MAX_FILES:
             break
@@ -57,8 +58,8 @@ def _raises_not_implemented(node: ast.AST) -> bool:
 
 def _is_placeholder(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     body = list(fn.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
         body = body[1:]
     return len(body) == 1 and _raises_not_implemented(body[0])
 
@@ -110,7 +111,8 @@ class _Module:
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_placeholder(node):
                 for sub in ast.walk(node):
-                    if _raises_not_implemented(sub) and sub.lineno not in placeholder_lines:
+                    if isinstance(sub, ast.Raise) and _raises_not_implemented(sub) \
+                            and sub.lineno not in placeholder_lines:
                         self.raises.append((node.name, sub.lineno))
 
 
@@ -132,9 +134,12 @@ def _overridden(cls: str, method: str, classes: dict[str, tuple[list[str], set[s
     return False
 
 
-def reached_stubs(results: list[CheckResult], files: list[str]) -> list[dict]:
+Row = dict[str, Any]
+
+
+def reached_stubs(results: list[CheckResult], files: list[str]) -> list[Row]:
     """Workspace stubs a check's traceback ends in (the last frame before ``NotImplementedError``)."""
-    out = []
+    out: list[Row] = []
     for r in results:
         for text in (r.stderr_tail, r.stdout_tail):
             lines = (text or "").splitlines()
@@ -153,18 +158,19 @@ def reached_stubs(results: list[CheckResult], files: list[str]) -> list[dict]:
     return list({(b["file"], b["line"]): b for b in out}.values())
 
 
-def scan(ws: Path, results: list[CheckResult] | None = None) -> tuple[list[dict], list[dict]]:
+def scan(ws: Path, results: list[CheckResult] | None = None) -> tuple[list[Row], list[Row]]:
     """Return (blockers, smells) as {file, line, what, text} rows."""
-    blockers, smells = [], []
+    blockers: list[Row] = []
+    smells: list[Row] = []
     modules: list[_Module] = []
     files = source_files(ws)
     for f in files:
         text = f.read_bytes()[:MAX_BYTES].decode("utf-8", "replace")
         rel = f.relative_to(ws).as_posix()
-        for n, line in enumerate(text.splitlines(), 1):
-            m = SMELL.search(line)
+        for n, src in enumerate(text.splitlines(), 1):
+            m = SMELL.search(src)
             if m:
-                smells.append({"file": rel, "line": n, "what": m.group(1), "text": line.strip()[:160]})
+                smells.append({"file": rel, "line": n, "what": m.group(1), "text": src.strip()[:160]})
         if f.suffix == ".py":
             try:
                 modules.append(_Module(rel, ast.parse(text)))
@@ -184,8 +190,8 @@ def scan(ws: Path, results: list[CheckResult] | None = None) -> tuple[list[dict]
             where = f"{cls}.{fn}" if cls else fn
             blockers.append({"file": mod.rel, "line": line, "what": "placeholder",
                              "text": f"{where} only raises NotImplementedError and nothing overrides it"})
-        for what, line, text in mod.debug:
-            blockers.append({"file": mod.rel, "line": line, "what": what, "text": text})
+        for what, at, call in mod.debug:
+            blockers.append({"file": mod.rel, "line": at, "what": what, "text": call})
         for fn, line in mod.raises:
             if (mod.rel, line) not in seen:
                 smells.append({"file": mod.rel, "line": line, "what": "NotImplementedError",
@@ -228,7 +234,7 @@ def diagnostics_dimension(ctx: VerifyContext) -> DimensionResult:
                  for b in blockers]
     findings += [Finding(severity="low", dimension="diagnostics", message=f"{s['what']} at {s['file']}:{s['line']}",
                          hint="leftover marker: the feature may be unfinished") for s in smells[:20]]
-    status = "fail" if blockers or narration else "partial" if smells else "pass"
+    status: Status = "fail" if blockers or narration else "partial" if smells else "pass"
     summary = (f"{len(narration)} narration task(s), {len(blockers)} blocker(s), {len(smells)} smell(s)"
                if status != "pass" else "clean")
     return DimensionResult(name="diagnostics", status=status, summary=summary, findings=findings,

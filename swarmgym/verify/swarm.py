@@ -1,6 +1,8 @@
 """swarm: synthesized from the run itself (exit code, report, failed/salvaged tasks)."""
 from __future__ import annotations
 
+from typing import Any
+
 from swarmgym.models import DimensionResult, Finding
 from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
@@ -12,7 +14,7 @@ def swarm_dimension(ctx: VerifyContext) -> DimensionResult:
     if run is None:
         return DimensionResult(name="swarm", status="n/a", summary="no swarm run recorded")
     rep = run.report
-    data = {"exit_code": run.exit_code, "timed_out": run.timed_out, "wall_secs": run.wall_secs,
+    data: dict[str, Any] = {"exit_code": run.exit_code, "timed_out": run.timed_out, "wall_secs": run.wall_secs,
             "report_source": run.report_source}
     if run.timed_out:
         return DimensionResult(name="swarm", status="fail", summary=f"timed out after {run.wall_secs:.0f}s (exit 124)",

@@ -26,4 +26,5 @@ def run_goose(home: Path, ws: Path, *args: str, **env: str) -> subprocess.Comple
     full.update(HOME=str(home), SWARMGYM_SIM_TIME_SCALE="0", **env)
     ws.mkdir(parents=True, exist_ok=True)
     goose = goose_wrapper(home.parent / "bin")
-    return subprocess.run([str(goose), *args], cwd=ws, env=full, capture_output=True, text=True, timeout=120)
+    return subprocess.run([str(goose), *args], cwd=ws, env=full, capture_output=True, text=True, timeout=120,
+                          check=False)
