@@ -6,9 +6,10 @@
     swarmgym-sim swarm pool enable DEVICE
     swarmgym-sim swarm pool disable DEVICE
 
-Environment: SWARMGYM_SIM_VARIANT (mlx|gguf), SWARMGYM_SIM_SEED, SWARMGYM_SIM_FORCE, SWARMGYM_SIM_DEBUG,
-SWARMGYM_SIM_TIME_SCALE, SWARMGYM_SIM_FLEET, SWARMGYM_SIM_POOL, SWARMGYM_SUITES_DIR,
-GOOSE_PATH_ROOT, and goose's own flags and knobs.  See docs/simulator.md.
+Environment: SWARMGYM_SIM_VARIANT (mlx|gguf), SWARMGYM_SIM_SEED (unset: a fresh seed per run),
+SWARMGYM_SIM_START, SWARMGYM_SIM_FORCE, SWARMGYM_SIM_DEBUG, SWARMGYM_SIM_TIME_SCALE, SWARMGYM_SIM_FLEET,
+SWARMGYM_SIM_POOL, SWARMGYM_SUITES_DIR; goose's own folders (GOOSE_PATH_ROOT, XDG_*, HOME — see
+swarmgym.goose_paths), flags and knobs.  See docs/simulator.md.
 """
 from __future__ import annotations
 
