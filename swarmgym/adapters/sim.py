@@ -23,7 +23,7 @@ from swarmgym.adapters.goose import GooseAdapter
 from swarmgym.models import RunOutcome
 
 #: real seconds a simulated run may need beyond its simulated time (interpreter start-up, staging)
-START_GRACE_SECS = 30.0
+START_GRACE_SECS = 60.0
 
 
 def sim_command() -> list[str]:
