@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
+from swarmgym.verify import checks as _checks  # noqa: F401 - registered first: diagnostics reads its results
 from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
