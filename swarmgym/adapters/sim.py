@@ -45,6 +45,12 @@ class SimAdapter(GooseAdapter):
         full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full
 
+    def fleet_file(self, env: Mapping[str, str]) -> Path:
+        """The fleet file this run reads (its hash goes into the record's provenance)."""
+        from swarmgym.sim.fleet import fleet_path
+
+        return fleet_path(env)
+
     def sessions_db(self, env: Mapping[str, str]) -> str:
         from swarmgym.collect.traces import db_under_root
 
