@@ -99,3 +99,12 @@ def with_pool(prov: Provenance, pool: list[PoolDevice]) -> Provenance:
 def record_flags(prov: Provenance) -> dict[str, str]:
     """The flags and env knobs the swarm ran with (what a record's ``flags`` and its arm show)."""
     return {**prov.flags, **{k: str(v) for k, v in prov.knobs.items() if k in ENV_KNOBS}}
+
+
+def campaign_provenance(camp: Any) -> Provenance:
+    """A campaign record's provenance: the plan's adapter, flags and first seed; the writer's host."""
+    from swarmgym.job import host_name
+
+    return Provenance(adapter=camp.swarm, flags=swarm_flags(camp.flags), knobs=env_knobs(camp.flags),
+                      seed=getattr(camp, "seed", None), swarmgym_version=__version__, suite_hash=camp.suite_hash,
+                      host=host_name())
