@@ -50,4 +50,4 @@ def test_the_rule_never_proposes_a_fractional_weight_goose_would_reject():
     p = [PoolDevice(id="a", weight=2.5), PoolDevice(id="b", weight=1.5)]
     prop = rule_proposal(monitor({"a": 9, "b": 0}, p), p)
     weights = [c.value for c in prop.changes if c.key.endswith(".weight")]
-    assert weights == [3] and all(isinstance(w, int) for w in weights)
+    assert weights == [2] and all(isinstance(w, int) for w in weights)
