@@ -222,6 +222,7 @@ class Evidence(Model):
     host: str | None = None
     host_samples: list[HostSample] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list)
+    provenance: "Provenance | None" = None  # what ran, as this host ran it
 
     @property
     def report(self) -> RunReport | None:
@@ -283,7 +284,8 @@ class JobResult(Model):
     job: JobSpec
     session_id: str
     host: str
-    status: Literal["done", "error", "timeout"] = "done"
+    # infra: the job could not run at all (no binary, preflight failed, suite mismatch); never a pass/fail
+    status: Literal["done", "error", "timeout", "infra"] = "done"
     verdict: Verdict | None = None
     wall_secs: float = 0.0
     exit_code: int | None = None

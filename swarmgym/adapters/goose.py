@@ -37,6 +37,10 @@ class GooseAdapter:
     def preflight(self, variant: str) -> None:
         self.binary()  # a missing binary: one line suggesting --swarm sim
 
+    def pool_argv(self) -> list[str]:
+        """``<binary> swarm pool``: what changes this swarm's pool (weight, enable, disable)."""
+        return [*self.binary(), "swarm", "pool"]
+
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)
 

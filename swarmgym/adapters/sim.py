@@ -74,3 +74,9 @@ class SimAdapter(GooseAdapter):
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         limit = timeout or self.cfg.swarm.timeout
         return super().run(prompt, workspace, mcp=mcp, env=env, timeout=scaled_timeout(limit, self.env(env)))
+
+    def fleet_file(self, env: Mapping[str, str]) -> Path:
+        """The fleet file this run reads (its hash goes into the record's provenance)."""
+        from swarmgym.sim.fleet import fleet_path
+
+        return fleet_path(env)

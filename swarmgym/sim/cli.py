@@ -23,7 +23,10 @@ from swarmgym.errors import SwarmgymError
 
 
 def _parser() -> argparse.ArgumentParser:
+    from swarmgym import __version__
+
     p = argparse.ArgumentParser(prog="swarmgym-sim", description="Simulated goose local-edition swarm.")
+    p.add_argument("--version", action="version", version=f"swarmgym-sim {__version__}")
     top = p.add_subparsers(dest="cmd", required=True)
     swarm = top.add_parser("swarm", help="swarm commands").add_subparsers(dest="sub", required=True)
     run = swarm.add_parser("run", help="run the swarm on a prompt in the current directory")

@@ -30,12 +30,24 @@ def test_starved_device_raises_cluster_finding_and_fails_cluster(tmp_path, cfg):
     assert v.functional and v.overall == "fail"
 
 
-def test_weighted_fair_share_flags_underused_device(tmp_path, cfg):
-    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=3)]
-    v = verify(make_evidence(tmp_path, dispatched={"a": 6, "b": 2}, pool=pool), tmp_path, [OK], cfg)
+def test_fair_share_flags_an_underused_device(tmp_path, cfg):
+    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=1)]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 10, "b": 2}, pool=pool), tmp_path, [OK], cfg)
     shares = {r["device"]: r for r in v.dimensions["cluster"].data["shares"]}
     assert shares["b"]["fair"] == 6.0 and shares["b"]["state"] == "underused"
     assert v.status("cluster") == "partial"
+
+
+def test_a_heavy_weight_device_on_a_small_plan_is_not_underused(tmp_path, cfg):
+    # goose's weight caps tasks in flight; 3 tasks over 3 devices is one each, whatever the caps
+    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=1), PoolDevice(id="big", weight=6)]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 1, "b": 1, "big": 1}, pool=pool), tmp_path, [OK], cfg)
+    assert v.status("cluster") == "pass" and v.dimensions["cluster"].data["idle_nodes"] == []
+
+
+def test_one_run_never_raises_a_high_cluster_alarm(tmp_path, cfg):
+    v = verify(make_evidence(tmp_path, dispatched={"a": 4, "b": 0}), tmp_path, [OK], cfg)
+    assert not any(f.severity == "high" for f in v.findings if f.dimension == "cluster")
 
 
 def test_starved_device_on_idle_host_is_confirmed_idle(tmp_path, cfg):
