@@ -61,6 +61,23 @@ class SwarmConfig(_Section):
         return v
 
 
+class SandboxConfig(_Section):
+    backend: str = Field("auto", description="isolation of checks and the swarm: auto | bwrap | seatbelt | none "
+                                             "(auto: bwrap on Linux, seatbelt on macOS; none only when asked)")
+    read_only: list[str] = Field(default_factory=list, description="extra paths boxes may read (inside hidden ones)")
+    swarm_max_procs: int = Field(4096, gt=0, description="processes alive at once in the swarm's box")
+    swarm_file_size_mb: int = Field(4096, gt=0, description="largest file the swarm may write")
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, v: str) -> str:
+        from swarmgym.isolation import CHOICES
+
+        if v not in CHOICES:
+            raise ValueError(f"one of {', '.join(CHOICES)}")
+        return v
+
+
 class BrainConfig(_Section):
     provider: str = Field("claude", description="claude | local | operator")
     generator_model: str = "claude-sonnet-5-5"
@@ -120,6 +137,7 @@ class Config(_Section):
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
     swarm: SwarmConfig = Field(default_factory=SwarmConfig)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     brain: BrainConfig = Field(default_factory=BrainConfig)
     explore: ExploreConfig = Field(default_factory=ExploreConfig)
     queue: QueueConfig = Field(default_factory=QueueConfig)

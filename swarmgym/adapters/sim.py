@@ -75,6 +75,16 @@ class SimAdapter(GooseAdapter):
         limit = timeout or self.cfg.swarm.timeout
         return super().run(prompt, workspace, mcp=mcp, env=env, timeout=scaled_timeout(limit, self.env(env)))
 
+    def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
+        """The simulator is swarmgym's own code: it reads the package, the suite's reference and
+        mutant apps and its fleet file, and writes only under its GOOSE_PATH_ROOT."""
+        from swarmgym.isolation.policy import install_dirs
+
+        ro = [*(str(p) for p in install_dirs()), env["SWARMGYM_SUITES_DIR"], *argv[:1]]
+        if env.get("SWARMGYM_SIM_FLEET"):
+            ro.append(env["SWARMGYM_SIM_FLEET"])
+        return ro, [env["GOOSE_PATH_ROOT"]]
+
     def fleet_file(self, env: Mapping[str, str]) -> Path:
         """The fleet file this run reads (its hash goes into the record's provenance)."""
         from swarmgym.sim.fleet import fleet_path
