@@ -44,11 +44,11 @@ class SwarmConfig(_Section):
     timeout: float = Field(3600.0, gt=0, description="seconds before the swarm's process group is killed (exit 124)")
     mcp: list[str] = Field(default_factory=list, description="MCP servers passed as --mcp")
     command: list[str] = Field(default_factory=list, description="argv template with {prompt} for the command adapter")
-    env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (LMSTUDIO_HOST, ...)")
+    env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (GOOSE_SWARM_* flags, MCP keys; goose sets LMSTUDIO_HOST itself from its pool config)")
     pass_secrets: list[str] = Field(default_factory=lambda: ["LMSTUDIO_API_KEY"],
                                     description="secret env vars the swarm itself may see (e.g. MCP keys); "
                                                 "every other secret-looking variable is withheld from it")
-    sessions_db: str | None = Field(None, description="goose sessions.db path; default from GOOSE_PATH_ROOT or ~/.local/share/goose")
+    sessions_db: str | None = Field(None, description="goose sessions.db path; default where goose keeps it (GOOSE_PATH_ROOT, XDG_DATA_HOME, ~/.local/share/goose)")
     snapshot_max_files: int = Field(2000, gt=0)
 
     @field_validator("adapter")

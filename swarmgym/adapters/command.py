@@ -33,10 +33,16 @@ class CommandAdapter:
     def preflight(self, variant: str) -> None:
         self.argv("{prompt}", ())  # an empty template or a missing program: one line
 
+    def binary(self) -> list[str]:
+        return self.argv("{prompt}", ())[:1]
+
+    def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
+        return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)
+
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))
-        return execute(self.name, argv, workspace, merged_env(base_env(self.cfg), self.cfg.swarm.env, env),
+        return execute(self.name, argv, workspace, self.env(env),
                        timeout or self.cfg.swarm.timeout, has_fleet_log=False, cfg=self.cfg,
                        read_only=[argv[0], *self.named_paths()])
 

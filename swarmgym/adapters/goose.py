@@ -1,4 +1,11 @@
-"""goose local-edition: ``<binary> swarm run "<prompt>" --output-format json [--mcp m]…``."""
+"""goose local-edition: ``<binary> swarm run "<prompt>" --output-format json [--mcp m]…``.
+
+What reaches goose through the environment: ``GOOSE_SWARM_*`` flags, ``LMSTUDIO_API_KEY``, MCP keys.
+goose sets ``LMSTUDIO_HOST`` itself from its pool config's endpoint (``goose swarm pool``), so an
+``LMSTUDIO_HOST`` in ``swarm.env`` changes nothing; ``GOOSE_PATH_ROOT`` moves goose's config along
+with its data, so goose then runs with an empty pool.  Its sessions are read where goose keeps them
+(:mod:`swarmgym.goose_paths`).
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,6 +36,10 @@ class GooseAdapter:
 
     def preflight(self, variant: str) -> None:
         self.binary()  # a missing binary: one line suggesting --swarm sim
+
+    def pool_argv(self) -> list[str]:
+        """``<binary> swarm pool``: what changes this swarm's pool (weight, enable, disable)."""
+        return [*self.binary(), "swarm", "pool"]
 
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)

@@ -77,10 +77,13 @@ def finalize(app, cfg, cid: str) -> dict:
     data.update(planned=len(camp.jobs), created=camp.created, makespan_secs=round(time.time() - camp.created, 3),
                 first_start=started, status="cancelled" if camp.cancelled else "complete")
     from swarmgym.ledger import campaign_record
+    from swarmgym.provenance import campaign_provenance
 
+    rate = data.get("functional_rate")
     rec = campaign_record(cid, variant=camp.variant, tier=camp.tier, overall=campaign_overall(findings),
                           findings=findings, suite=camp.suite, suite_hash=camp.suite_hash,
-                          idle_nodes=idle_names(data), data=data)
+                          idle_nodes=idle_names(data), data=data, functional=rate == 1.0,
+                          provenance=campaign_provenance(camp))
     written = ledger.record(rec)
     reports = []
     try:
