@@ -25,9 +25,11 @@ from typing import Any
 
 import redis
 
-from swarmgym.campaign import FLAG_KNOBS, FLAG_PREFIXES, load_campaign
+from swarmgym.campaign import load_campaign
 from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
+from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
+from swarmgym.provenance import FLAG_PREFIXES
 from swarmgym.queue import store
 from swarmgym.queue.lease import holder
 from swarmgym.queue.redis_util import PREFIX
