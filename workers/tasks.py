@@ -27,7 +27,7 @@ from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
-from swarmgym.queue import store
+from swarmgym.queue import counters, store
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -131,7 +131,8 @@ def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
         log.warning("artefacts of %s not packed: %s", res.session_id, e)
         payload, where = None, str(folder.resolve())
     if payload is not None:
-        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE)
+        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE,
+                           ignore_result=True)
         return res.model_copy(update={"artefacts": where})
     if where:  # too big to ship: it stays on this host, and the record says where
         return res.model_copy(update={"artefacts": f"{res.host}:{where}"})
@@ -156,14 +157,13 @@ class RunJobTask(Task):
             status = "timeout" if isinstance(exc, TimeLimitExceeded) else "error"
             err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
             res = failed_result(job, host, status, err, time.time())
-            r = for_config(cfg)
-            r.hset(store.hash_key(job.campaign_id), "finalize_pending", 1)
-            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE)
+            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE,
+                               ignore_result=True)
         except Exception as e:  # reconcile will find the job lost
             log.error("run_job %s failed and could not be recorded: %s", task_id, e)
 
 
-@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_job_task(self, job: dict) -> dict:
     task_started = time.time()
     cfg = app_config(self.app)
@@ -177,9 +177,10 @@ def run_job_task(self, job: dict) -> dict:
     marker = {"job_id": spec.job_id, "campaign_id": spec.campaign_id, "host": host}
     lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl)
     try:
-        if store.redis_status(r, spec.campaign_id).get("status") == "cancelled":
+        camp_status = r.hget(store.hash_key(spec.campaign_id), "status")
+        if camp_status == "cancelled":
             return {**marker, "cancelled": True}
-        if '"state": "done"' in (r.hget(store.jobs_key(spec.campaign_id), spec.job_id) or ""):
+        if camp_status == "finalized" or counters.job_state(r, spec.campaign_id, spec.job_id).get("state") == "done":
             return {**marker, "duplicate": True, "reason": "already recorded"}
         if not lease.acquire():
             log.warning("run_job %s: duplicate delivery, lease held by %s", spec.job_id, lease.held_by)
@@ -215,7 +216,7 @@ def run_job_task(self, job: dict) -> dict:
     out = res.model_dump(mode="json")
     for attempt in range(3):
         try:
-            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE)
+            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE, ignore_result=True)
             break
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)

@@ -6,6 +6,7 @@ loads the same broker settings as the workers.  Every option has an env var
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -13,7 +14,13 @@ import time
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from swarmgym.cli import config_from
@@ -45,57 +52,53 @@ def _redis(cfg):
 
 
 def campaign_state(cfg, r, cid: str) -> dict:
-    """Per-job state of a campaign from the plan, the ledger and Redis."""
-    from swarmgym.ledger import Ledger
-    from swarmgym.queue import dispatch, store
+    """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
+    from swarmgym.queue import progress
 
-    camp = store.load_campaign(cfg, cid)
-    ledger = Ledger(cfg.ledger_dir)
-    recs = {x.job_id: x for x in ledger.records(kind="session", campaign_id=cid)}
-    states = store.job_states(r, cid) if r is not None else {}
-    running = dispatch.running_job_ids(r, [j.job_id for j in camp.jobs if j.job_id not in recs]) if r else set()
-    rows = []
-    for j in camp.jobs:
-        rec = recs.get(j.job_id)
-        st = states.get(j.job_id, {})
-        if rec is not None:
-            state, host, overall = "done", rec.host, rec.overall
-        elif j.job_id in running or st.get("state") == "running":
-            state, host, overall = "running", st.get("host", ""), ""
-        elif st:
-            state, host, overall = st.get("state", "queued"), st.get("host", ""), ""
-        else:
-            state, host, overall = "unknown", "", ""
-        rows.append({"job": j, "state": state, "host": host, "overall": overall, "rec": rec})
-    finalized = ledger.has_job(f"campaign:{cid}")
-    all_done = all(x["state"] == "done" for x in rows)
-    status = ("finalized" if finalized else "cancelled" if camp.cancelled
-              else "complete" if all_done and camp.mode == "local" else "running")  # bench: no chord body
-    return {"campaign": camp, "rows": rows, "status": status, "done": sum(x["state"] == "done" for x in rows),
-            "running": sum(x["state"] == "running" for x in rows), "total": len(rows),
-            "campaign_record": ledger.find(f"campaign:{cid}")[0] if finalized else None}
+    return progress.summary(cfg, r, cid)
 
 
-def _table(st: dict) -> Table:
-    t = Table(title=f"campaign {st['campaign'].campaign_id} — {st['status']}", title_justify="left")
+def _ago(ts) -> str:
+    try:
+        secs = max(0.0, time.time() - float(ts))
+    except (TypeError, ValueError):
+        return "-"
+    return f"{secs:.0f}s ago" if secs < 120 else f"{secs / 60:.0f}m ago"
+
+
+def _recent_table(st: dict) -> Table:
+    t = Table(title=f"campaign {st['campaign_id']} — last changes", title_justify="left")
+    for col in ("job", "state", "host", "overall", "when"):
+        t.add_column(col)
+    for c in st["recent"]:
+        t.add_row(str(c.get("job", "?")), str(c.get("s", "?")), c.get("host") or "-",
+                  BADGE.get(c.get("overall") or "", c.get("overall") or "-"), _ago(c.get("ts")))
+    return t
+
+
+def _all_table(cfg, r, st: dict) -> Table:
+    from swarmgym.queue import progress
+
+    t = Table(title=f"campaign {st['campaign_id']} — {st['status']}", title_justify="left")
     for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
         t.add_column(col)
-    for x in st["rows"]:
-        j, rec = x["job"], x["rec"]
-        t.add_row(j.job_id, j.spec, str(j.rep), x["state"], x["host"] or "-", BADGE.get(x["overall"], x["overall"] or "-"),
-                  f"{rec.wall_secs:.1f}" if rec else "-")
+    for x in progress.rows(cfg, r, st["campaign_id"]):
+        t.add_row(x["job_id"], x["spec"], str(x["rep"]), x["state"], x["host"] or "-",
+                  BADGE.get(x["overall"], x["overall"] or "-"),
+                  f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-")
     return t
 
 
 def _summary(st: dict) -> str:
-    c = st["campaign"]
-    counts: dict[str, int] = {}
-    for x in st["rows"]:
-        if x["overall"]:
-            counts[x["overall"]] = counts.get(x["overall"], 0) + 1
-    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    line = (f"{c.campaign_id}: {c.variant}/{c.tier} {st['status']}; {st['done']}/{st['total']} recorded"
-            + (f" ({outcome})" if outcome else "") + f", {st['running']} running")
+    counts = st.get("outcomes") or {}
+    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v)
+    head = f"{st['campaign_id']}: "
+    if st.get("variant"):
+        head += f"{st['variant']}/{st.get('tier')} "
+    line = (head + f"{st['status']}; {st['recorded']}/{st['planned']} recorded"
+            + (f" ({outcome})" if outcome else "") + f", {st['running']} running, {st['queued']} queued")
+    if st.get("stale"):
+        line += f", {st['stale']} stale"
     rec = st.get("campaign_record")
     if rec is not None:
         findings = rec.data.get("findings", [])
@@ -103,16 +106,56 @@ def _summary(st: dict) -> str:
     return line
 
 
+def _json_state(cfg, r, st: dict, all_rows: bool) -> dict:
+    from swarmgym.queue import progress
+
+    out = {k: v for k, v in st.items() if k != "campaign_record"}
+    rec = st.get("campaign_record")
+    out["campaign_record"] = rec.model_dump(mode="json") if rec is not None else None
+    if all_rows:
+        out["jobs"] = list(progress.rows(cfg, r, st["campaign_id"]))
+    return out
+
+
+DONE_STATES = ("finalized", "cancelled", "complete")
+BIG_PLAN = 1000  # jobs: above this, sending shows a progress bar
+
+
+@contextlib.contextmanager
+def _send_progress():
+    """A ``progress(n_sent)`` callback for :func:`dispatch.send_jobs`; draws a bar (stderr) only once the
+    first batch is out of a plan that is still going (large plans), so small enqueues print nothing."""
+    console = Console(stderr=True)
+    prog = Progress(TextColumn("sending"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    transient=True)
+    state: dict = {}
+
+    def update(n: int, total: int | None = None) -> None:
+        if "task" not in state:
+            if (total or 0) < BIG_PLAN:
+                return
+            prog.start()
+            state["task"] = prog.add_task("sending", total=total)
+        prog.update(state["task"], completed=n)
+
+    try:
+        yield update
+    finally:
+        if "task" in state:
+            prog.stop()
+
+
 def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> dict:
     deadline = time.monotonic() + timeout if timeout else None
     st = campaign_state(cfg, r, cid)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as prog:
-        task = prog.add_task(cid, total=st["total"])
+        task = prog.add_task(cid, total=st["planned"])
         while True:
             st = campaign_state(cfg, r, cid)
-            prog.update(task, completed=st["done"], description=f"{cid} [dim]{st['running']} running[/]")
-            if st["status"] in ("finalized", "cancelled", "complete") or (deadline and time.monotonic() > deadline):
+            prog.update(task, completed=st["recorded"], total=st["planned"],
+                        description=f"{cid} [dim]{st['running']} running[/]")
+            if st["status"] in DONE_STATES or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
     return st
@@ -135,8 +178,9 @@ def register(cli: click.Group) -> None:
 
         cfg = config_from(ctx)
         r = _redis(cfg)
-        sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
-                                pin_host=pin_host, campaign_id=campaign_id, suite=suite)
+        with _send_progress() as progress:
+            sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
+                                    pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)
         click.echo(sent.campaign_id)
         if not sent.created:
             click.echo(f"campaign {sent.campaign_id} already enqueued ({sent.jobs} jobs): nothing sent", err=True)
@@ -151,10 +195,15 @@ def register(cli: click.Group) -> None:
     @cli.command("status")
     @click.argument("campaign_id", required=False)
     @click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
-    @click.option("--jobs/--no-jobs", default=True, help="per-job table [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--jobs/--no-jobs", default=True, help="table of the last changes [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--all", "all_rows", is_flag=True, default=False,
+                  help="every job of the campaign (read page by page; linear in the campaign) [env SWARMGYM_STATUS_ALL]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
     @click.pass_context
-    def status(ctx, campaign_id, watch, jobs):
-        """Per-job state of a campaign (or a line per campaign)."""
+    def status(ctx, campaign_id, watch, jobs, all_rows, as_json):
+        """A campaign's counters and last changes (or a line per campaign); --all for every job."""
+        import json as _json
+
         from swarmgym.queue import store
 
         cfg = config_from(ctx)
@@ -162,21 +211,30 @@ def register(cli: click.Group) -> None:
         try:
             r = _redis(cfg)
         except QueueError as e:
-            console.print(f"[yellow]{e}; showing the ledger only[/]")
+            Console(stderr=True).print(f"[yellow]{e}; showing the ledger only[/]")
             r = None
         if not campaign_id:
             ids = store.list_campaigns(cfg)
-            if not ids:
+            if not ids and not as_json:
                 console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
-            for cid in ids[-30:]:
-                console.print(_summary(campaign_state(cfg, r, cid)), soft_wrap=True)
+            states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
+            if as_json:
+                click.echo(_json.dumps([_json_state(cfg, r, st, False) for st in states], default=str))
+                return
+            for st in states:
+                console.print(_summary(st), soft_wrap=True)
             return
-        if watch and r is not None:
+        if watch and r is not None and not as_json:
             st = _watch(cfg, r, campaign_id, console)
         else:
             st = campaign_state(cfg, r, campaign_id)
-        if jobs:
-            console.print(_table(st))
+        if as_json:
+            click.echo(_json.dumps(_json_state(cfg, r, st, all_rows), default=str))
+            return
+        if all_rows:
+            console.print(_all_table(cfg, r, st))
+        elif jobs and st["recent"]:
+            console.print(_recent_table(st))
         console.print(_summary(st), soft_wrap=True)
 
     @cli.command("resume")
@@ -249,7 +307,12 @@ def register(cli: click.Group) -> None:
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
-        from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
+        from swarmgym.queue.routing import (
+            COORDINATOR_QUEUE,
+            check_name,
+            worker_name,
+            worker_queues,
+        )
         from workers.profiles import resolve_profile
 
         if home:
@@ -259,8 +322,10 @@ def register(cli: click.Group) -> None:
         else:
             cfg = config_from(ctx)
         host = check_name("host", host or socket.gethostname().split(".")[0])
-        if coordinator:
-            name, queues, concurrency = f"coordinator@{host}", [COORDINATOR_QUEUE], 1
+        pool = "prefork"
+        if coordinator:  # threads: concurrent record_job tasks share one group-commit ledger writer
+            name, queues, pool = f"coordinator@{host}", [COORDINATOR_QUEUE], "threads"
+            concurrency = cfg.queue.coordinator_threads
         else:
             prof = resolve_profile(cfg, variant)
             if prof is None:
@@ -270,7 +335,7 @@ def register(cli: click.Group) -> None:
                 os.environ.setdefault(k, v)
             name, queues = worker_name(variant, host), worker_queues(variant, host)
         argv = [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "worker", "-n", name, "-Q", ",".join(queues),
-                "-c", str(concurrency), "-P", "prefork", "-E", "--loglevel", loglevel, "--without-gossip",
+                "-c", str(concurrency), "-P", pool, "-E", "--loglevel", loglevel, "--without-gossip",
                 "--without-mingle"]
         click.echo(f"worker {name} on {','.join(queues)} (home {cfg.home}, broker {mask_url(cfg.queue.broker_url)})",
                    err=True)

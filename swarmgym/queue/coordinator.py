@@ -1,22 +1,28 @@
 """Coordinator tasks (queue ``coordinator``; this worker is the only ledger writer).
 
-``record_job``        idempotent upsert of one JobResult into the ledger (duplicates change nothing)
+``record_job``        idempotent upsert of one JobResult into the ledger (duplicates change nothing),
+                      batched with concurrent records (:class:`GroupWriter`), then counted
+                      (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it
 ``store_artefacts``   unpack a host's shipped run folder into ``runs/<session_id>/``
-``finalize_campaign`` the chord body: reads the *ledger* (not its arguments), runs the campaign
-                      monitor, writes a ``kind="campaign"`` record, regenerates BENCHMARK.md + CSVs
+``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, writes a
+                      ``kind="campaign"`` record, regenerates BENCHMARK.md + CSVs, leaves a summary in Redis
 ``reconcile``         periodic (beat) and callable: finalizes complete campaigns, re-sends lost jobs
+
+No task keeps a result: nobody reads them (Flower shows task outcomes from events).
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 import redis
 from celery import shared_task
 
 from swarmgym.errors import LedgerError, SwarmgymError
+from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
-from swarmgym.queue import dispatch, store
+from swarmgym.queue import counters, dispatch, store
 from swarmgym.queue.app import app_config
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.queue.redis_util import for_config
@@ -24,15 +30,28 @@ from swarmgym.queue.routing import variant_queue
 
 log = logging.getLogger(__name__)
 _LEDGERS: dict = {}
+_WRITERS: dict = {}
+_MAKE = threading.Lock()
 
 
 def ledger_for(cfg):
     from swarmgym.ledger import Ledger
 
     key = str(cfg.ledger_dir)
-    if key not in _LEDGERS:
-        _LEDGERS[key] = Ledger(cfg.ledger_dir)
-    return _LEDGERS[key]
+    with _MAKE:
+        if key not in _LEDGERS:
+            _LEDGERS[key] = Ledger(cfg.ledger_dir)
+        return _LEDGERS[key]
+
+
+def writer_for(cfg) -> GroupWriter:
+    """The one group-commit writer of this process's ledger (record_job threads share it)."""
+    ledger = ledger_for(cfg)
+    with _MAKE:
+        key = str(cfg.ledger_dir)
+        if key not in _WRITERS:
+            _WRITERS[key] = GroupWriter(ledger)
+        return _WRITERS[key]
 
 
 def live_host_weights(app, variant: str, timeout: float = 1.0) -> dict[str, float]:
@@ -54,22 +73,67 @@ def live_host_weights(app, variant: str, timeout: float = 1.0) -> dict[str, floa
     return out
 
 
+def _rebuild_counters(cfg, r, cid: str) -> dict | None:
+    """Redis lost a campaign's counters (flush, restart without persistence): rebuild them from the
+    plan and the ledger, once (linear in the campaign)."""
+    try:
+        camp = store.load_campaign(cfg, cid)
+    except SwarmgymError as e:
+        log.error("counters of %s: %s", cid, e)
+        return None
+    store.ensure_redis(r, camp, recorded=ledger_for(cfg).overall_by_job(cid), ttl=cfg.queue.result_expires)
+    return counters.snapshot(r, cid, recent=0)
+
+
+def _summarize(cfg, r, cid: str, rec) -> None:
+    data = rec.data or {}
+    counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
+                       findings=len(data.get("findings") or []), recorded=data.get("jobs"),
+                       planned=data.get("planned"))
+
+
 def finalize(app, cfg, cid: str) -> dict:
+    """Write the campaign record once every planned job is recorded.  Idempotent and re-entrant:
+    counters decide completeness in O(1); one caller at a time holds the claim; the campaign record
+    is written once (its job_id is unique); a crash anywhere leaves a state the next call (reconcile,
+    a redelivered record) finishes.  Cost: linear in this campaign's records."""
     ledger = ledger_for(cfg)
     r = for_config(cfg)
+    done = ledger.find(f"campaign:{cid}")
+    if done:
+        _summarize(cfg, r, cid, done[0])
+        return {"campaign_id": cid, "status": "finalized", "already": True}
+    snap = counters.snapshot(r, cid, recent=0) or _rebuild_counters(cfg, r, cid)
+    if snap is None:
+        return {"campaign_id": cid, "status": "unknown", "error": f"campaign {cid!r}: no plan"}
+    if not counters.complete(snap):
+        return {"campaign_id": cid, "status": "incomplete", "missing": snap["planned"] - snap["recorded"]}
+    token = counters.claim(r, cid)
+    if token is None:
+        return {"campaign_id": cid, "status": "busy"}
+    try:
+        return _finalize_claimed(app, cfg, r, cid)
+    finally:
+        counters.release(r, cid, token)
+
+
+def _finalize_claimed(app, cfg, r, cid: str) -> dict:
+    ledger = ledger_for(cfg)
+    done = ledger.find(f"campaign:{cid}")
+    if done:  # another process finished while we waited for the claim
+        _summarize(cfg, r, cid, done[0])
+        return {"campaign_id": cid, "status": "finalized", "already": True}
     try:
         camp = store.load_campaign(cfg, cid)
     except SwarmgymError as e:
         log.error("finalize %s: %s", cid, e)
         return {"campaign_id": cid, "status": "unknown", "error": str(e)}
-    if ledger.has_job(f"campaign:{cid}"):
-        r.hset(store.hash_key(cid), mapping={"status": "finalized", "finalize_pending": 0})
-        return {"campaign_id": cid, "status": "finalized", "already": True}
     recs = ledger.records(kind="session", campaign_id=cid)
     missing = {j.job_id for j in camp.jobs} - {x.job_id for x in recs}
-    if missing:
-        r.hset(store.hash_key(cid), "finalize_pending", 1)
-        log.info("finalize %s: %d job(s) not recorded yet; waiting", cid, len(missing))
+    if missing:  # counters disagree with the ledger (a rebuilt Redis): trust the ledger, recount
+        log.warning("finalize %s: counters said complete but %d job(s) have no record; recounting", cid, len(missing))
+        r.delete(counters.hash_key(cid))
+        _rebuild_counters(cfg, r, cid)
         return {"campaign_id": cid, "status": "incomplete", "missing": len(missing)}
     weights = {camp.pin_host: 1.0} if camp.pin_host else live_host_weights(app, camp.variant)
     findings, data = campaign_health(recs, weights)
@@ -81,7 +145,7 @@ def finalize(app, cfg, cid: str) -> dict:
     rec = campaign_record(cid, variant=camp.variant, tier=camp.tier, overall=campaign_overall(findings),
                           findings=findings, suite=camp.suite, suite_hash=camp.suite_hash,
                           idle_nodes=idle_names(data), data=data)
-    written = ledger.record(rec)
+    written = writer_for(cfg).write(rec)
     reports = []
     try:
         from swarmgym.reports import regenerate
@@ -89,12 +153,12 @@ def finalize(app, cfg, cid: str) -> dict:
         reports = [str(p) for p in regenerate(cfg)]
     except Exception as e:  # the record stands even if a report could not be written
         log.error("finalize %s: reports not regenerated: %s", cid, e)
-    r.hset(store.hash_key(cid), mapping={"status": "finalized", "finalize_pending": 0})
+    _summarize(cfg, r, cid, rec)
     return {"campaign_id": cid, "status": "finalized", "written": written, "jobs": len(recs),
             "findings": len(findings), "reports": reports}
 
 
-@shared_task(name="swarmgym.record_job", bind=True, acks_late=True,
+@shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True,
              autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
 def record_job(self, result: dict) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
@@ -110,17 +174,20 @@ def record_job(self, result: dict) -> dict:
     rec = record_from_result(res)
     if res.pool:
         rec.data["pool"] = [p.model_dump(mode="json") for p in res.pool]
-    new = ledger_for(cfg).record(rec)
+    new = writer_for(cfg).write(rec)  # batched with the other threads' records; durable on return
     cid = res.job.campaign_id
     r = for_config(cfg)
-    store.mark_job(r, cid, res.job.job_id, "done", host=res.host, overall=rec.overall)
+    code, n, planned = counters.record(r, cid, res.job.job_id, host=res.host, overall=rec.overall)
+    if code == -3:
+        snap = _rebuild_counters(cfg, r, cid) or {}
+        n, planned = snap.get("recorded", 0), snap.get("planned", 0)
     out = {"job_id": res.job.job_id, "recorded": new}
-    if new and r.hget(store.hash_key(cid), "finalize_pending") == "1":
+    if code != -1 and planned and n >= planned:  # this record completed the campaign (or a retry of it)
         out["finalize"] = finalize(self.app, cfg, cid)
     return out
 
 
-@shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True)
+@shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True, ignore_result=True)
 def store_artefacts(self, session_id: str, payload: str) -> dict:
     from workers.artefacts import unpack
 
@@ -133,7 +200,7 @@ def store_artefacts(self, session_id: str, payload: str) -> dict:
         return {"session_id": session_id, "error": str(e)[:500]}
 
 
-@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True,
+@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True,
              autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
 def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
     return finalize(self.app, app_config(self.app), campaign_id)
@@ -143,8 +210,14 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
     grace = cfg.queue.lost_grace if grace is None else grace
     out = {"finalized": [], "requeued": {}}
     ledger = ledger_for(cfg)
+    r = for_config(cfg)
     for cid in store.list_campaigns(cfg):
-        if ledger.has_job(f"campaign:{cid}"):
+        snap = counters.snapshot(r, cid, recent=0)
+        if (snap or {}).get("status") == "finalized" or ledger.has_job(f"campaign:{cid}"):
+            continue
+        if counters.complete(snap):  # every job recorded, the finalize died or never ran: O(1) to know
+            if finalize(app, cfg, cid).get("status") == "finalized":
+                out["finalized"].append(cid)
             continue
         try:
             camp = store.load_campaign(cfg, cid)
@@ -152,7 +225,7 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
             continue
         if camp.mode != "queue" or camp.cancelled:
             continue
-        if not dispatch.pending(cfg, camp):
+        if snap is None and not dispatch.pending(cfg, camp):
             if finalize(app, cfg, cid).get("status") == "finalized":
                 out["finalized"].append(cid)
             continue
@@ -164,6 +237,6 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
     return out
 
 
-@shared_task(name="swarmgym.reconcile", bind=True)
+@shared_task(name="swarmgym.reconcile", bind=True, ignore_result=True)
 def reconcile(self, grace: float | None = None) -> dict:
     return reconcile_all(self.app, app_config(self.app), grace)

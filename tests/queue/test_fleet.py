@@ -79,7 +79,7 @@ def send_custom(home, variant, jobs_env: list[dict], cid: str) -> list[str]:
                     jobs=jobs)
     save_campaign(cfg, camp)
     store.ensure_redis(for_config(cfg), camp)
-    dispatch.send_chord(app_for(home), cfg, cid, jobs, fresh=True)
+    dispatch.send_jobs(app_for(home), cfg, cid, jobs, fresh=True)
     return [j.job_id for j in jobs]
 
 
