@@ -20,7 +20,7 @@ from swarmgym.queue import dispatch, store
 from swarmgym.queue.localfleet import swarm_processes
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
-from tests.queue.conftest import BACKEND_DB, URL, app_for, wait_until, write_config
+from tests.queue.conftest import BACKEND_DB, app_for, client, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]
@@ -163,8 +163,6 @@ def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_with
 
 
 def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(home, fleet_factory):
-    import redis
-
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)
@@ -174,7 +172,7 @@ def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(h
     wait_until(lambda: any(s.get("state") == "running" for s in store.job_states(r, cid).values()), 60, 0.2,
                "the first job to start")
     r.flushdb()
-    redis.Redis.from_url(URL.format(BACKEND_DB)).flushdb()
+    client(BACKEND_DB).flushdb()
     time.sleep(1.0)
     assert not finalized(home, cid)()
     out = cli(home, "resume", cid, "--wait").stdout  # --wait returns once the campaign is finalized
