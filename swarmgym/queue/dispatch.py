@@ -69,7 +69,6 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
         return 0
     tids = [(j.job_id, j.job_id if fresh else f"{j.job_id}~{uuid.uuid4().hex[:6]}") for j in jobs]
     counters.plan_jobs(r, cid, tids, ttl=cfg.queue.result_expires, requeued=not fresh, batch=batch * 4)
-    task = app.tasks[RUN_JOB] if RUN_JOB in app.tasks else app.signature(RUN_JOB).type
     sent = 0
     try:
         declare_queues(app, {COORDINATOR_QUEUE, *(queue_for_job(j.model_dump()) for j in jobs)})
@@ -78,8 +77,8 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
                 with producer.batch(max_size=batch * 4):
                     for job, (_, tid) in zip(jobs[i:i + batch], tids[i:i + batch]):
                         payload = job.model_dump(mode="json")
-                        task.apply_async(args=[payload], queue=queue_for_job(payload), task_id=tid,
-                                         producer=producer, ignore_result=True)
+                        app.send_task(RUN_JOB, args=[payload], queue=queue_for_job(payload), task_id=tid,
+                                      producer=producer, ignore_result=True)
                 sent += len(jobs[i:i + batch])
                 if progress:
                     progress(sent, len(jobs))
