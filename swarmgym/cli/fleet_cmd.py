@@ -302,8 +302,11 @@ def register(cli: click.Group) -> None:
                   help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
     @click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
     @click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
+    @click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,
+                  help="celery pool (default: prefork for hosts, a batching thread pool for the coordinator; solo "
+                       "keeps a host to one light process, without Celery's time limits) [env SWARMGYM_WORKER_POOL]")
     @click.pass_context
-    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel):
+    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, pool):
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
@@ -322,10 +325,9 @@ def register(cli: click.Group) -> None:
         else:
             cfg = config_from(ctx)
         host = check_name("host", host or socket.gethostname().split(".")[0])
-        pool = "prefork"
         if coordinator:  # threads: concurrent record_job tasks share one group-commit ledger writer
-            name, queues, pool = f"coordinator@{host}", [COORDINATOR_QUEUE], "threads"
-            concurrency = cfg.queue.coordinator_threads
+            name, queues, pool = f"coordinator@{host}", [COORDINATOR_QUEUE], pool or "threads"
+            concurrency = cfg.queue.coordinator_threads if pool == "threads" else 1
         else:
             prof = resolve_profile(cfg, variant)
             if prof is None:
@@ -333,7 +335,7 @@ def register(cli: click.Group) -> None:
             variant = prof.variant
             for k, v in prof.env.items():
                 os.environ.setdefault(k, v)
-            name, queues = worker_name(variant, host), worker_queues(variant, host)
+            name, queues, pool = worker_name(variant, host), worker_queues(variant, host), pool or "prefork"
         argv = [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "worker", "-n", name, "-Q", ",".join(queues),
                 "-c", str(concurrency), "-P", pool, "-E", "--loglevel", loglevel, "--without-gossip",
                 "--without-mingle"]

@@ -5,7 +5,8 @@
                       (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it
 ``store_artefacts``   unpack a host's shipped run folder into ``runs/<session_id>/``
 ``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, writes a
-                      ``kind="campaign"`` record, regenerates BENCHMARK.md + CSVs, leaves a summary in Redis
+                      ``kind="campaign"`` record, leaves a summary in Redis, asks for the reports
+``regenerate_reports`` BENCHMARK.md + CSVs from the whole ledger (coalesced requests)
 ``reconcile``         periodic (beat) and callable: finalizes complete campaigns, re-sends lost jobs
 
 No task keeps a result: nobody reads them (Flower shows task outcomes from events).
@@ -25,10 +26,11 @@ from swarmgym.models import JobResult
 from swarmgym.queue import counters, dispatch, store
 from swarmgym.queue.app import app_config
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
-from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import variant_queue
+from swarmgym.queue.redis_util import PREFIX, for_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 
 log = logging.getLogger(__name__)
+REPORTS_PENDING = f"{PREFIX}reports:pending"
 _LEDGERS: dict = {}
 _WRITERS: dict = {}
 _MAKE = threading.Lock()
@@ -85,11 +87,11 @@ def _rebuild_counters(cfg, r, cid: str) -> dict | None:
     return counters.snapshot(r, cid, recent=0)
 
 
-def _summarize(cfg, r, cid: str, rec) -> None:
+def _summarize(cfg, r, cid: str, rec, secs: float | None = None) -> None:
     data = rec.data or {}
     counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
                        findings=len(data.get("findings") or []), recorded=data.get("jobs"),
-                       planned=data.get("planned"))
+                       planned=data.get("planned"), finalize_secs=secs)
 
 
 def finalize(app, cfg, cid: str) -> dict:
@@ -118,6 +120,7 @@ def finalize(app, cfg, cid: str) -> dict:
 
 
 def _finalize_claimed(app, cfg, r, cid: str) -> dict:
+    t0 = time.monotonic()
     ledger = ledger_for(cfg)
     done = ledger.find(f"campaign:{cid}")
     if done:  # another process finished while we waited for the claim
@@ -146,16 +149,33 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
                           findings=findings, suite=camp.suite, suite_hash=camp.suite_hash,
                           idle_nodes=idle_names(data), data=data)
     written = writer_for(cfg).write(rec)
-    reports = []
-    try:
-        from swarmgym.reports import regenerate
-
-        reports = [str(p) for p in regenerate(cfg)]
-    except Exception as e:  # the record stands even if a report could not be written
-        log.error("finalize %s: reports not regenerated: %s", cid, e)
-    _summarize(cfg, r, cid, rec)
+    secs = round(time.monotonic() - t0, 3)
+    _summarize(cfg, r, cid, rec, secs)
+    request_reports(app, r)
     return {"campaign_id": cid, "status": "finalized", "written": written, "jobs": len(recs),
-            "findings": len(findings), "reports": reports}
+            "findings": len(findings), "secs": secs}
+
+
+def request_reports(app, r) -> bool:
+    """Ask for BENCHMARK.md + CSVs to be rebuilt (they cover the whole ledger, so not inside finalize,
+    whose cost stays linear in its campaign).  Requests coalesce: one pending regeneration at a time."""
+    if not r.set(REPORTS_PENDING, "1", nx=True, ex=3600):
+        return False
+    app.send_task("swarmgym.regenerate_reports", queue=COORDINATOR_QUEUE, ignore_result=True)
+    return True
+
+
+@shared_task(name="swarmgym.regenerate_reports", bind=True, acks_late=True, ignore_result=True)
+def regenerate_reports(self) -> dict:
+    from swarmgym.reports import regenerate
+
+    cfg = app_config(self.app)
+    for_config(cfg).delete(REPORTS_PENDING)  # a campaign finalized from now on asks again
+    try:
+        return {"reports": [str(p) for p in regenerate(cfg)]}
+    except Exception as e:  # the records stand even if a report could not be written
+        log.error("reports not regenerated: %s", e)
+        return {"error": str(e)[:500]}
 
 
 @shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True,
