@@ -56,12 +56,16 @@ def writer_for(cfg) -> GroupWriter:
         return _WRITERS[key]
 
 
-def live_host_weights(app, variant: str, timeout: float = 1.0) -> dict[str, float]:
-    """Hosts whose workers consume ``variant.<v>``, weighted by their concurrency."""
+def live_host_weights(app, variant: str, timeout: float = 0.5) -> dict[str, float]:
+    """Hosts whose workers consume ``variant.<v>``, weighted by their concurrency.  The two broadcasts
+    run at once: finalize waits ``timeout`` once, not twice."""
+    from concurrent.futures import ThreadPoolExecutor
+
     try:
         insp = app.control.inspect(timeout=timeout)
-        queues = insp.active_queues() or {}
-        stats = insp.stats() or {}
+        with ThreadPoolExecutor(2) as ex:
+            fq, fs = ex.submit(insp.active_queues), ex.submit(insp.stats)
+            queues, stats = fq.result() or {}, fs.result() or {}
     except Exception as e:
         log.warning("inspect failed: %s", e)
         return {}

@@ -54,12 +54,19 @@ def _fire_and_forget() -> None:
     _set_task_join_will_block(True)
 
 
+def _argsrepr(job: JobSpec) -> str:
+    """What Flower shows as a run_job's args: the job, briefly (Celery's own ``saferepr`` of the whole
+    JobSpec costs more than sending the message)."""
+    return repr([{"job_id": job.job_id, "spec": job.spec, "rep": job.rep, "variant": job.variant}])
+
+
 def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=None, batch: int = 500) -> int:
     """Send ``jobs`` as plain ``run_job`` tasks in pipelined batches; the coordinator finalizes ``cid``
     when its counters say every planned job is recorded (no chord: nothing kept in the result backend).
 
     Per-job states go to Redis first (one pipeline per ``batch``), then the messages, all through one
-    connection and producer (one pipeline per ``batch``).  ``progress(sent, total)`` is called after each
+    connection and producer (one pipeline per ``batch``; queues declared once, not per message; no
+    per-message retry: a failed batch is one error).  ``progress(sent, total)`` is called after each
     batch."""
     _fire_and_forget()
     r = for_config(cfg)
@@ -78,7 +85,8 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
                     for job, (_, tid) in zip(jobs[i:i + batch], tids[i:i + batch]):
                         payload = job.model_dump(mode="json")
                         app.send_task(RUN_JOB, args=[payload], queue=queue_for_job(payload), task_id=tid,
-                                      producer=producer, ignore_result=True)
+                                      producer=producer, ignore_result=True, retry=False, declare=[],
+                                      argsrepr=_argsrepr(job), kwargsrepr="{}")
                 sent += len(jobs[i:i + batch])
                 if progress:
                     progress(sent, len(jobs))
