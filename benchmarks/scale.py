@@ -98,19 +98,33 @@ class MemSampler(threading.Thread):
                 pass
 
 
-def cli_status(home: Path, cid: str) -> float:
+def cli_status(home: Path, cid: str) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``swarmgym status <cid>`` in a fresh process (CPU: what it costs whatever
+    else the machine is doing)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "status", cid], capture_output=True,
-                   timeout=120, check=True)
-    return time.perf_counter() - t
+                   timeout=300, check=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def watch_tick(cfg, r, cid: str) -> float:
+def watch_tick(cfg, r, cid: str) -> tuple[float, float]:
     from swarmgym.cli.fleet_cmd import campaign_state
 
-    t = time.perf_counter()
+    campaign_state(cfg, r, cid)  # imports and connections warm, as in a running --watch
+    t, c = time.perf_counter(), time.process_time()
     campaign_state(cfg, r, cid)
-    return time.perf_counter() - t
+    return time.perf_counter() - t, time.process_time() - c
+
+
+def proc_cpu(pid: int) -> float:
+    """user + system CPU seconds of a process and its reaped children (/proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def record_times(log: Path, start: int) -> list[float]:
@@ -132,21 +146,21 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
     sampler.start()
     coord_pid = fleet.procs[coord].popen.pid
     os.kill(coord_pid, signal.SIGSTOP)  # results pile up in Redis: the worst case in flight
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     save_campaign(cfg, camp)
     store.ensure_redis(r, camp)
     dispatch.send_jobs(app, cfg, cid, camp.jobs, fresh=True)
-    enqueue_s = time.perf_counter() - t0
+    enqueue_s, enqueue_cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"  {n} jobs enqueued in {enqueue_s:.2f}s", flush=True)
     killed = None
-    status_s = tick_s = None
+    status = tick = None
     t_run = time.time()
     while True:
         pending = r.llen(f"variant.{VARIANT}") + sum(r.llen(f"host.{h.split('@')[1]}") for h in hosts)
         busy = r.hlen("unacked")  # delivered, not yet acked: run_job in progress (coordinator is paused)
         done_hosts = n - pending
-        if status_s is None and done_hosts >= n // 2:
-            status_s, tick_s = cli_status(home, cid), watch_tick(cfg, r, cid)
+        if status is None and done_hosts >= n // 2:
+            status, tick = cli_status(home, cid), watch_tick(cfg, r, cid)
         if kill_host and killed is None and done_hosts >= n // 3:
             killed = hosts[0]
             fleet.kill(killed)
@@ -157,12 +171,13 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
             raise TimeoutError(f"{cid}: hosts did not finish")
         time.sleep(0.5)
     host_s = time.time() - t_run
-    if status_s is None:
-        status_s, tick_s = cli_status(home, cid), watch_tick(cfg, r, cid)
+    if status is None:
+        status, tick = cli_status(home, cid), watch_tick(cfg, r, cid)
     in_flight = r.llen("coordinator")
     print(f"  hosts done in {host_s:.0f}s; {in_flight} coordinator messages waiting", flush=True)
     log = fleet.procs[coord].log
     log_start = log.stat().st_size
+    cpu0 = proc_cpu(coord_pid)
     t1 = time.time()
     os.kill(coord_pid, signal.SIGCONT)
     led = Ledger(cfg.ledger_dir)
@@ -171,6 +186,7 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
             raise TimeoutError(f"{cid}: not finalized")
         time.sleep(0.2)
     drain_s = time.time() - t1
+    coord_cpu = proc_cpu(coord_pid) - cpu0
     while r.llen("coordinator") or r.hlen("unacked"):  # artefacts and reports still being consumed
         time.sleep(0.2)
     sampler.stop.set()
@@ -185,14 +201,19 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
     return {
         "jobs": n, "hosts": len(hosts), "killed_host": killed,
         "enqueue_s": round(enqueue_s, 3), "enqueue_ms_per_job": round(1000 * enqueue_s / n, 3),
+        "enqueue_cpu_ms_per_job": round(1000 * enqueue_cpu / n, 3),
         "redis_peak_bytes_per_job": round((sampler.peak - base_mem) / n),
         "redis_after_bytes_per_job": round(max(0, after_mem - base_mem) / n, 1),
         "keys_after": r.dbsize(), "keys_before": base_keys,
         "campaign_keys_after": len(r.keys(f"*{cid}*")),
         "finalize_s": float(summary.get("finalize_secs") or "nan"),
-        "status_s": round(status_s, 3), "watch_tick_s": round(tick_s, 4),
+        "status_s": round(status[0], 3), "status_cpu_s": round(status[1], 3),
+        "watch_tick_s": round(tick[0], 4), "watch_tick_cpu_s": round(tick[1], 4),
         "record_ms_p50": round(1000 * statistics.median(rec_ms), 2) if rec_ms else None,
         "jobs_per_min": round(60 * n / drain_s), "drain_s": round(drain_s, 1), "hosts_s": round(host_s, 1),
+        "coord_cpu_ms_per_job": round(1000 * coord_cpu / n, 2),
+        "jobs_per_min_per_coord_core": round(60 * n / coord_cpu) if coord_cpu else None,
+        "load1": round(os.getloadavg()[0], 1),
         "lost": len(planned - set(ids)), "duplicated": sum(v - 1 for k, v in ids.items() if k in planned and v > 1),
         "finalized": led.has_job(f"campaign:{cid}"),
     }
@@ -234,17 +255,19 @@ def main() -> None:
             fleet.stop_all()
     if a.json:
         return
-    cols = ["jobs", "hosts", "enqueue_ms_per_job", "redis_peak_bytes_per_job", "redis_after_bytes_per_job",
-            "keys_after", "finalize_s", "status_s", "watch_tick_s", "record_ms_p50", "jobs_per_min", "lost",
-            "duplicated"]
+    cols = ["jobs", "hosts", "enqueue_ms_per_job", "enqueue_cpu_ms_per_job", "redis_peak_bytes_per_job",
+            "redis_after_bytes_per_job", "keys_after", "finalize_s", "status_s", "status_cpu_s", "watch_tick_s",
+            "watch_tick_cpu_s", "record_ms_p50", "jobs_per_min", "coord_cpu_ms_per_job",
+            "jobs_per_min_per_coord_core", "lost", "duplicated", "load1"]
     print()
     print(" | ".join(cols))
     for res in results:
         print(" | ".join(str(res[c]) for c in cols))
     if len(results) > 1:
         a0, z = results[0], results[-1]
-        print(f"\nratios {z['jobs']} vs {a0['jobs']} jobs: status {z['status_s'] / a0['status_s']:.2f}x, "
-              f"watch tick {z['watch_tick_s'] / a0['watch_tick_s']:.2f}x, "
+        print(f"\nratios {z['jobs']} vs {a0['jobs']} jobs: status {z['status_s'] / a0['status_s']:.2f}x "
+              f"(CPU {z['status_cpu_s'] / a0['status_cpu_s']:.2f}x), watch tick {z['watch_tick_s'] / a0['watch_tick_s']:.2f}x "
+              f"(CPU {z['watch_tick_cpu_s'] / max(1e-9, a0['watch_tick_cpu_s']):.2f}x), "
               f"Redis/job in flight {z['redis_peak_bytes_per_job'] / max(1, a0['redis_peak_bytes_per_job']):.2f}x")
 
 

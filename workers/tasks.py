@@ -123,6 +123,14 @@ def execute(job: JobSpec, cfg, host: str, guard_pid: int | None, soft_limit: flo
     return res
 
 
+def to_coordinator(app, name: str, args: list, label: str) -> None:
+    """Send a task to the coordinator: no result kept, the body zlib-compressed (a JobResult shrinks
+    ~4x: it waits in Redis until the coordinator takes it), and Flower shows ``label``, not a repr
+    of the whole payload."""
+    app.send_task(name, args=args, queue=COORDINATOR_QUEUE, ignore_result=True, compression="zlib",
+                  argsrepr=repr([label]), kwargsrepr="{}")
+
+
 def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
     folder = cfg.runs_dir / res.session_id
     try:
@@ -131,8 +139,7 @@ def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
         log.warning("artefacts of %s not packed: %s", res.session_id, e)
         payload, where = None, str(folder.resolve())
     if payload is not None:
-        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE,
-                           ignore_result=True)
+        to_coordinator(task.app, "swarmgym.store_artefacts", [res.session_id, payload], res.session_id)
         return res.model_copy(update={"artefacts": where})
     if where:  # too big to ship: it stays on this host, and the record says where
         return res.model_copy(update={"artefacts": f"{res.host}:{where}"})
@@ -157,8 +164,7 @@ class RunJobTask(Task):
             status = "timeout" if isinstance(exc, TimeLimitExceeded) else "error"
             err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
             res = failed_result(job, host, status, err, time.time())
-            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE,
-                               ignore_result=True)
+            to_coordinator(self.app, "swarmgym.record_job", [res.model_dump(mode="json")], job.job_id)
         except Exception as e:  # reconcile will find the job lost
             log.error("run_job %s failed and could not be recorded: %s", task_id, e)
 
@@ -216,7 +222,7 @@ def run_job_task(self, job: dict) -> dict:
     out = res.model_dump(mode="json")
     for attempt in range(3):
         try:
-            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE, ignore_result=True)
+            to_coordinator(self.app, "swarmgym.record_job", [out], spec.job_id)
             break
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)

@@ -52,6 +52,8 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     import base64
     import json
 
+    import zlib
+
     from billiard.exceptions import TimeLimitExceeded
 
     from swarmgym.campaign import plan_jobs
@@ -68,6 +70,8 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     (raw,) = rdb.lrange("coordinator", 0, -1)
     msg = json.loads(raw)
     assert msg["headers"]["task"] == "swarmgym.record_job"
-    result = json.loads(base64.b64decode(msg["body"]))[0][0]
+    body = base64.b64decode(msg["body"])
+    assert msg["headers"]["compression"] == "application/x-gzip"  # results wait in Redis compressed
+    result = json.loads(zlib.decompress(body))[0][0]
     assert result["status"] == "timeout" and result["error"]["type"] == "TimeLimitExceeded"
     assert result["job"]["job_id"] == job.job_id
