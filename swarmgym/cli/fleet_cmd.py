@@ -45,62 +45,42 @@ def _redis(cfg):
 
 
 def campaign_state(cfg, r, cid: str) -> dict:
-    """Per-job state of a campaign from the plan, the ledger and Redis."""
-    from swarmgym.ledger import Ledger
-    from swarmgym.queue import dispatch, store
+    """Per-job state of a campaign (see :mod:`swarmgym.queue.views`); a broken ledger is one line."""
+    import sqlite3
 
-    camp = store.load_campaign(cfg, cid)
-    ledger = Ledger(cfg.ledger_dir)
-    recs = {x.job_id: x for x in ledger.records(kind="session", campaign_id=cid)}
-    states = store.job_states(r, cid) if r is not None else {}
-    running = dispatch.running_job_ids(r, [j.job_id for j in camp.jobs if j.job_id not in recs]) if r else set()
-    rows = []
-    for j in camp.jobs:
-        rec = recs.get(j.job_id)
-        st = states.get(j.job_id, {})
-        if rec is not None:
-            state, host, overall = "done", rec.host, rec.overall
-        elif j.job_id in running or st.get("state") == "running":
-            state, host, overall = "running", st.get("host", ""), ""
-        elif st:
-            state, host, overall = st.get("state", "queued"), st.get("host", ""), ""
-        else:
-            state, host, overall = "unknown", "", ""
-        rows.append({"job": j, "state": state, "host": host, "overall": overall, "rec": rec})
-    finalized = ledger.has_job(f"campaign:{cid}")
-    all_done = all(x["state"] == "done" for x in rows)
-    status = ("finalized" if finalized else "cancelled" if camp.cancelled
-              else "complete" if all_done and camp.mode == "local" else "running")  # bench: no chord body
-    return {"campaign": camp, "rows": rows, "status": status, "done": sum(x["state"] == "done" for x in rows),
-            "running": sum(x["state"] == "running" for x in rows), "total": len(rows),
-            "campaign_record": ledger.find(f"campaign:{cid}")[0] if finalized else None}
+    from swarmgym.queue import views
+
+    try:
+        return views.campaign_state(cfg, r, cid)
+    except (sqlite3.Error, OSError) as e:
+        from swarmgym.queue.durable import describe
+
+        raise QueueError(f"{cfg.ledger_dir}: cannot read the ledger ({describe(e)})") from None
 
 
 def _table(st: dict) -> Table:
-    t = Table(title=f"campaign {st['campaign'].campaign_id} — {st['status']}", title_justify="left")
-    for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
-        t.add_column(col)
+    t = Table(title=f"campaign {st['campaign_id']} — {st['status']}", title_justify="left")
+    for col in ("job", "spec", "rep", "state", "host", "overall", "wall s", "reason"):
+        t.add_column(col, overflow="fold")
     for x in st["rows"]:
-        j, rec = x["job"], x["rec"]
-        t.add_row(j.job_id, j.spec, str(j.rep), x["state"], x["host"] or "-", BADGE.get(x["overall"], x["overall"] or "-"),
-                  f"{rec.wall_secs:.1f}" if rec else "-")
+        t.add_row(x["job_id"], x["spec"], str(x["rep"]), x["shown"], x["host"] or "-",
+                  BADGE.get(x["overall"], x["overall"] or "-"),
+                  f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-", x["reason"] or "")
     return t
 
 
 def _summary(st: dict) -> str:
-    c = st["campaign"]
-    counts: dict[str, int] = {}
-    for x in st["rows"]:
-        if x["overall"]:
-            counts[x["overall"]] = counts.get(x["overall"], 0) + 1
-    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    line = (f"{c.campaign_id}: {c.variant}/{c.tier} {st['status']}; {st['done']}/{st['total']} recorded"
-            + (f" ({outcome})" if outcome else "") + f", {st['running']} running")
-    rec = st.get("campaign_record")
-    if rec is not None:
-        findings = rec.data.get("findings", [])
-        line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
-    return line
+    from swarmgym.queue import durable, views
+
+    line = views.summary_line(st)
+    err = durable.line(st.get("ledger_error"))
+    return line + (f"\n{err}" if err else "")
+
+
+def _json(data) -> None:
+    import json
+
+    click.echo(json.dumps(data, indent=1, default=str))
 
 
 def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> dict:
@@ -111,7 +91,10 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
         task = prog.add_task(cid, total=st["total"])
         while True:
             st = campaign_state(cfg, r, cid)
-            prog.update(task, completed=st["done"], description=f"{cid} [dim]{st['running']} running[/]")
+            desc = f"{cid} [dim]{st['running']} running[/]"
+            if st.get("ledger_error"):
+                desc += " [red]ledger writes failing, retrying[/]"
+            prog.update(task, completed=st["done"], description=desc)
             if st["status"] in ("finalized", "cancelled", "complete") or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
@@ -152,13 +135,14 @@ def register(cli: click.Group) -> None:
     @click.argument("campaign_id", required=False)
     @click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
     @click.option("--jobs/--no-jobs", default=True, help="per-job table [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
     @click.pass_context
-    def status(ctx, campaign_id, watch, jobs):
-        """Per-job state of a campaign (or a line per campaign)."""
+    def status(ctx, campaign_id, watch, jobs, as_json):
+        """Per-job state of a campaign (or a line per campaign), with each error's reason."""
         from swarmgym.queue import store
 
         cfg = config_from(ctx)
-        console = Console()
+        console = Console(stderr=as_json)
         try:
             r = _redis(cfg)
         except QueueError as e:
@@ -166,15 +150,22 @@ def register(cli: click.Group) -> None:
             r = None
         if not campaign_id:
             ids = store.list_campaigns(cfg)
+            states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
+            if as_json:
+                _json([{k: v for k, v in st.items() if k != "rows"} for st in states])
+                return
             if not ids:
                 console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
-            for cid in ids[-30:]:
-                console.print(_summary(campaign_state(cfg, r, cid)), soft_wrap=True)
+            for st in states:
+                console.print(_summary(st), soft_wrap=True)
             return
         if watch and r is not None:
             st = _watch(cfg, r, campaign_id, console)
         else:
             st = campaign_state(cfg, r, campaign_id)
+        if as_json:
+            _json(st)
+            return
         if jobs:
             console.print(_table(st))
         console.print(_summary(st), soft_wrap=True)
@@ -209,31 +200,30 @@ def register(cli: click.Group) -> None:
 
     @cli.command("workers")
     @click.option("--timeout", type=float, default=1.5, show_default=True, help="seconds to wait for replies [env SWARMGYM_WORKERS_TIMEOUT]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_WORKERS_JSON]")
     @click.pass_context
-    def workers(ctx, timeout):
-        """Hosts online: worker, queues, concurrency, current job."""
+    def workers(ctx, timeout, as_json):
+        """Hosts: online, dead (silent past queue.dead_host_secs) or unresponsive; queues, current job."""
+        from swarmgym.queue import views
+
         cfg = config_from(ctx)
-        _redis(cfg)
-        insp = _app(cfg).control.inspect(timeout=timeout)
-        queues = insp.active_queues() or {}
-        active = insp.active() or {}
-        stats = insp.stats() or {}
-        if not queues:
+        r = _redis(cfg)
+        rows = views.workers_state(_app(cfg), cfg, r, timeout)
+        if as_json:
+            _json(rows)
+            return
+        if not rows:
             click.echo("no workers replied")
             return
         t = Table()
-        for col in ("worker", "host", "queues", "concurrency", "current job"):
-            t.add_column(col)
-        for node in sorted(queues):
-            jobs = []
-            for task in active.get(node) or []:
-                args = task.get("args") or []
-                job = args[0] if args and isinstance(args[0], dict) else {}
-                jobs.append(job.get("job_id") or task.get("name", "?"))
-            conc = (stats.get(node) or {}).get("pool", {}).get("max-concurrency", "?")
-            t.add_row(node, node.split("@", 1)[-1], ",".join(q["name"] for q in queues[node]), str(conc),
-                      ", ".join(jobs) or "-")
-        Console().print(t)
+        for col in ("worker", "host", "state", "queues", "concurrency", "current job", "note"):
+            t.add_column(col, overflow="fold")
+        for w in rows:
+            state = views.worker_state_text(w)
+            t.add_row(w["worker"] or "-", w["host"], state if w["state"] == "online" else f"[red]{state}[/]",
+                      ",".join(w["queues"]), str(w["concurrency"] or "-"), ", ".join(w["current_job"]) or "-",
+                      w["suite_note"] or "")
+        Console(width=max(Console().width, 140)).print(t)
 
     @cli.command("worker")
     @click.option("--variant", default=None, help="build this host serves (queue variant.<v>) [env SWARMGYM_WORKER_VARIANT]")
@@ -283,8 +273,9 @@ def register(cli: click.Group) -> None:
         """Overnight campaigns from config `schedules:` (run by the single `celery beat`)."""
 
     @schedule.command("list")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_SCHEDULE_LIST_JSON]")
     @click.pass_context
-    def schedule_list(ctx):
+    def schedule_list(ctx, as_json):
         """Configured schedules with their next run."""
         from datetime import datetime
         from zoneinfo import ZoneInfo
@@ -292,6 +283,15 @@ def register(cli: click.Group) -> None:
         from swarmgym.queue.schedules import next_fire, parse_cron
 
         cfg = config_from(ctx)
+        if as_json:
+            rows = []
+            for i, s in enumerate(cfg.schedules):
+                nxt = next_fire(parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})"),
+                                datetime.now(ZoneInfo(s.timezone)))
+                rows.append({**s.model_dump(), "next_run": nxt.isoformat() if nxt else None,
+                             "next_run_utc": nxt.astimezone(ZoneInfo("UTC")).isoformat() if nxt else None})
+            _json(rows)
+            return
         if not cfg.schedules:
             click.echo(f"no schedules in {cfg.home / 'config.yaml'} (key schedules:)")
             return

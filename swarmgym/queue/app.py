@@ -19,7 +19,8 @@ from kombu import Exchange, Queue
 from swarmgym.config import Config, load_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
 
-TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules"]
+TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules",
+                "swarmgym.queue.lifecycle"]
 
 
 def mask_url(url: str | None) -> str:

@@ -14,9 +14,9 @@ import time
 import redis
 from celery import shared_task
 
-from swarmgym.errors import LedgerError, SwarmgymError
+from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult
-from swarmgym.queue import dispatch, store
+from swarmgym.queue import deadhosts, dispatch, durable, store
 from swarmgym.queue.app import app_config
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.queue.redis_util import for_config
@@ -94,8 +94,15 @@ def finalize(app, cfg, cid: str) -> dict:
             "findings": len(findings), "reports": reports}
 
 
-@shared_task(name="swarmgym.record_job", bind=True, acks_late=True,
-             autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
+def _retry(task, r, exc: BaseException, what: str):
+    """Make the failure visible, then retry with backoff, forever (see :mod:`swarmgym.queue.durable`)."""
+    durable.failing(r, exc, what)
+    return task.retry(exc=durable.as_ledger_error(exc), countdown=durable.backoff(task.request.retries),
+                      max_retries=None)
+
+
+@shared_task(name="swarmgym.record_job", bind=True, acks_late=True, max_retries=None,
+             autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def record_job(self, result: dict) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
         return {"ignored": True}
@@ -110,9 +117,13 @@ def record_job(self, result: dict) -> dict:
     rec = record_from_result(res)
     if res.pool:
         rec.data["pool"] = [p.model_dump(mode="json") for p in res.pool]
-    new = ledger_for(cfg).record(rec)
-    cid = res.job.campaign_id
     r = for_config(cfg)
+    try:
+        new = ledger_for(cfg).record(rec)
+    except durable.WRITE_ERRORS as e:
+        raise _retry(self, r, e, res.job.job_id) from None
+    durable.ok(r)
+    cid = res.job.campaign_id
     store.mark_job(r, cid, res.job.job_id, "done", host=res.host, overall=rec.overall)
     out = {"job_id": res.job.job_id, "recorded": new}
     if new and r.hget(store.hash_key(cid), "finalize_pending") == "1":
@@ -133,16 +144,26 @@ def store_artefacts(self, session_id: str, payload: str) -> dict:
         return {"session_id": session_id, "error": str(e)[:500]}
 
 
-@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True,
-             autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
+@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, max_retries=None,
+             autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
-    return finalize(self.app, app_config(self.app), campaign_id)
+    cfg = app_config(self.app)
+    try:
+        out = finalize(self.app, cfg, campaign_id)
+    except durable.WRITE_ERRORS as e:
+        raise _retry(self, for_config(cfg), e, f"campaign:{campaign_id}") from None
+    durable.ok(for_config(cfg))
+    return out
 
 
 def reconcile_all(app, cfg, grace: float | None = None) -> dict:
+    """Auto-resume, with no person involved: take jobs from dead hosts, re-send jobs nobody has (a
+    flushed Redis lost them: re-sent at once, not after ``lost_grace``), finalize campaigns whose
+    jobs are all recorded (their finalize died).  ``swarmgym resume`` is the same for one campaign."""
     grace = cfg.queue.lost_grace if grace is None else grace
-    out = {"finalized": [], "requeued": {}}
+    out: dict = {"finalized": [], "requeued": {}, "dead": deadhosts.sweep(app, cfg)}
     ledger = ledger_for(cfg)
+    r = for_config(cfg)
     for cid in store.list_campaigns(cfg):
         if ledger.has_job(f"campaign:{cid}"):
             continue
@@ -156,12 +177,31 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
             if finalize(app, cfg, cid).get("status") == "finalized":
                 out["finalized"].append(cid)
             continue
-        lost = dispatch.lost_jobs(cfg, camp, grace)
+        flushed = flush_seen(r, camp)
+        lost = dispatch.lost_jobs(cfg, camp, 0.0 if flushed else grace)
+        if flushed:
+            r.hdel(store.hash_key(cid), "flushed_at")
         if lost:
             log.warning("reconcile %s: re-sending %d lost job(s)", cid, len(lost))
             dispatch.requeue(app, cfg, camp, lost)
             out["requeued"][cid] = [j.job_id for j in lost]
     return out
+
+
+def flush_seen(r, camp) -> bool:
+    """True once Redis has lost the campaign's state (a flush, a restart without persistence) and the
+    hosts' lease renewers have had time to set their leases again; rebuilds the campaign hash."""
+    key = store.hash_key(camp.campaign_id)
+    h = r.hgetall(key) or {}
+    if not h:
+        store.ensure_redis(r, camp, "running")
+        r.hset(key, "flushed_at", round(time.time(), 3))
+        return False
+    at = float(h.get("flushed_at") or 0)
+    return bool(at) and time.time() - at >= FLUSH_SETTLE
+
+
+FLUSH_SETTLE = 2.0  # seconds for leases and running entries to come back after a flush
 
 
 @shared_task(name="swarmgym.reconcile", bind=True)
