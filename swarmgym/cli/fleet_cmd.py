@@ -243,8 +243,12 @@ def register(cli: click.Group) -> None:
         from workers.profiles import resolve_profile
 
         if home:
+            from pathlib import Path
+
             from swarmgym.config import load_config
 
+            if not Path(home).is_dir():
+                raise UsageError(f"--home {home}: no such folder (create it first)")
             cfg = load_config(home)
         else:
             cfg = config_from(ctx)

@@ -119,12 +119,26 @@ def app_config(app: Celery) -> Config:
     return cfg
 
 
+def check_home(environ: dict[str, str] | None = None) -> None:
+    """``celery -A swarmgym.queue.app`` (worker, beat, flower) with a missing ``$SWARMGYM_HOME``: one
+    line and exit 2, not a traceback from deep inside beat's schedule file."""
+    import sys
+    from pathlib import Path
+
+    home = (os.environ if environ is None else environ).get("SWARMGYM_HOME")
+    if home and not Path(home).is_dir():
+        print(f"swarmgym: SWARMGYM_HOME {home}: no such folder (create it, or set SWARMGYM_HOME to the "
+              "swarmgym home that holds config.yaml)", file=sys.stderr, flush=True)
+        raise SystemExit(2)
+
+
 def __getattr__(name: str):
     """``app`` (what ``celery -A swarmgym.queue.app`` looks up) is built on first use, so importing
     :func:`make_app` never reads the cwd's config."""
     if name in ("app", "celery"):
         global _default
         if _default is None:
+            check_home()
             _default = make_app()
         return _default
     raise AttributeError(name)
