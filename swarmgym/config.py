@@ -98,7 +98,7 @@ class QueueConfig(_Section):
     lease_ttl: int = Field(120, gt=0, description="job lease expiry, renewed while the job runs")
     sample_hz: float = Field(1.0, gt=0, description="psutil samples per second during a job")
     artefact_cap_mb: float = Field(20.0, ge=0, description="largest artefact bundle shipped to the coordinator")
-    soft_time_limit: int = Field(7200, gt=0)
+    soft_time_limit: int = Field(7200, ge=0, description="seconds; 0 = none (the hard limit alone)")
     time_limit: int = Field(7500, gt=0)
     reconcile_secs: float = Field(60.0, gt=0, description="how often beat runs reconcile (auto-resume)")
     dead_host_secs: float = Field(120.0, gt=0, description="a host silent this long (no lease renewal, no "

@@ -48,6 +48,8 @@ class Ledger:
                     offset, _ = index.get_meta(con)
                 if offset == self._size():
                     return  # index is current: nothing to read
+            except sqlite3.OperationalError as e:  # full, read-only, locked, I/O: passing, not damage
+                raise LedgerError(f"{self.db}: cannot open the ledger index ({e})") from None
             except sqlite3.DatabaseError as e:
                 log.warning("%s: damaged index (%s); rebuilding it from %s", self.db, e, self.jsonl.name)
                 with self._locked():

@@ -67,7 +67,7 @@ def celery_settings(cfg: Config) -> dict:
         task_send_sent_event=True,
         worker_send_task_events=True,
         broker_connection_retry_on_startup=True,
-        task_soft_time_limit=q.soft_time_limit,
+        task_soft_time_limit=q.soft_time_limit or None,  # Celery arms the hard limit only after the soft one
         task_time_limit=q.time_limit,
         task_default_queue=COORDINATOR_QUEUE,
         task_queues=[Queue(COORDINATOR_QUEUE)],

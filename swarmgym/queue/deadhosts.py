@@ -152,9 +152,9 @@ def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: f
     return tid
 
 
-def sweep(app, cfg, now: float | None = None) -> list[dict]:
+def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> list[dict]:
     """Re-send the running job of every host silent for ``queue.dead_host_secs``; returns what was done."""
-    r = for_config(cfg)
+    r = r or for_config(cfg)
     now = now or time.time()
     window = cfg.queue.dead_host_secs
     last = liveness.beats(r)

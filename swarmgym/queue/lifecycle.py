@@ -48,12 +48,12 @@ def local_suite_hashes(cfg) -> dict[str, str]:
     return out
 
 
-def send_reconcile(app, cfg, *, force: bool = False) -> bool:
+def send_reconcile(app, cfg, *, force: bool = False, r=None) -> bool:
     """Send ``reconcile`` unless one was sent within ``reconcile_secs`` (beat or another watchdog)."""
     from swarmgym.queue.redis_util import for_config
     from swarmgym.queue.routing import COORDINATOR_QUEUE
 
-    r = for_config(cfg)
+    r = r or for_config(cfg)
     ttl = max(1, int(cfg.queue.reconcile_secs * 0.9))
     if not r.set(RECONCILE_DUE, str(time.time()), nx=True, ex=ttl) and not force:
         return False
@@ -63,12 +63,13 @@ def send_reconcile(app, cfg, *, force: bool = False) -> bool:
 
 
 def _watchdog(app, cfg) -> None:
-    from swarmgym.queue import deadhosts
+    from swarmgym.queue import deadhosts, liveness
 
+    r = liveness.private_client(cfg.queue.broker_url)  # never the pool processes' client (fork safety)
     while not _STOP.wait(sweep_interval(cfg)):
         try:
-            deadhosts.sweep(app, cfg)
-            send_reconcile(app, cfg)
+            deadhosts.sweep(app, cfg, r=r)
+            send_reconcile(app, cfg, r=r)
         except Exception as e:  # Redis down, broker restarting: the next tick tries again
             log.warning("watchdog: %s", e)
 
@@ -101,7 +102,7 @@ def start_host(app, cfg, node: str, queues: list[str]) -> None:
         liveness.register_host(r, host, info)
     except redis.RedisError as e:
         log.warning("host %s not registered: %s", host, e)
-    _HOST[:] = [r, host, liveness.HostBeat(r, host, cfg.queue.dead_host_secs / 4).start()]
+    _HOST[:] = [r, host, liveness.HostBeat(cfg.queue.broker_url, host, cfg.queue.dead_host_secs / 4).start()]
 
 
 @worker_ready.connect

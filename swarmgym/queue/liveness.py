@@ -111,11 +111,18 @@ def fmt_secs(secs: float) -> str:
     return f"{s // 3600}h{(s % 3600) // 60:02d}m"
 
 
-class HostBeat:
-    """A daemon thread beating for ``host`` every ``interval`` seconds (the worker's main process)."""
+def private_client(url: str) -> redis.Redis:
+    """A client of its own for a thread of a process that forks (a Celery worker's main process): a
+    pool process forked while a thread holds a shared client's lock would hang on its first command."""
+    return redis.Redis.from_url(url, decode_responses=True, socket_timeout=10, socket_connect_timeout=5)
 
-    def __init__(self, r: redis.Redis, host: str, interval: float):
-        self.r, self.host, self.interval = r, host, max(0.5, interval)
+
+class HostBeat:
+    """A daemon thread beating for ``host`` every ``interval`` seconds (the worker's main process),
+    on a Redis client of its own (:func:`private_client`)."""
+
+    def __init__(self, url: str, host: str, interval: float):
+        self.r, self.host, self.interval = private_client(url), host, max(0.5, interval)
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, name=f"hostbeat-{host}", daemon=True)
 
