@@ -85,7 +85,7 @@ def run_campaign(home: Path, hosts: int, n_jobs: int, env: dict[str, str] | None
         save_campaign(cfg, camp)
         store.ensure_redis(for_config(cfg), camp)
         t0 = time.time()
-        dispatch.send_chord(app, cfg, cid, jobs, fresh=True)
+        dispatch.send_jobs(app, cfg, cid, jobs, fresh=True)
         ledger_path = home / "ledger"
         while not (ledger_path.exists() and Ledger(ledger_path).has_job(f"campaign:{cid}")):
             if time.time() - t0 > 1800:

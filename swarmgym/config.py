@@ -105,6 +105,8 @@ class QueueConfig(_Section):
                                                            "heartbeat) is dead: its running job is re-sent")
     lost_grace: float = Field(900.0, ge=0, description="a job unseen (not queued/running/recorded) this long is re-sent")
     schedule_grace: float = Field(1800.0, gt=0, description="a cron window older than this is skipped, not run late")
+    summary_ttl: int = Field(2592000, gt=0, description="seconds a finalized campaign's Redis summary is kept")
+    coordinator_threads: int = Field(8, ge=1, le=64, description="record_job threads sharing one batched ledger writer")
 
 
 class Schedule(_Section):

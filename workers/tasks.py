@@ -131,7 +131,8 @@ def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
         log.warning("artefacts of %s not packed: %s", res.session_id, e)
         payload, where = None, str(folder.resolve())
     if payload is not None:
-        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE)
+        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE,
+                           ignore_result=True)
         return res.model_copy(update={"artefacts": where})
     if where:  # too big to ship: it stays on this host, and the record says where
         return res.model_copy(update={"artefacts": f"{res.host}:{where}"})
@@ -156,14 +157,13 @@ class RunJobTask(Task):
             status = "timeout" if isinstance(exc, TimeLimitExceeded) else "error"
             err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
             res = failed_result(job, host, status, err, time.time())
-            r = for_config(cfg)
-            r.hset(store.hash_key(job.campaign_id), "finalize_pending", 1)
-            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE)
+            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE,
+                               ignore_result=True)
         except Exception as e:  # reconcile will find the job lost
             log.error("run_job %s failed and could not be recorded: %s", task_id, e)
 
 
-@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_job_task(self, job: dict) -> dict:
     task_started = time.time()
     cfg = app_config(self.app)
@@ -226,7 +226,7 @@ def run_job_task(self, job: dict) -> dict:
         pass
     for attempt in range(3):
         try:
-            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE)
+            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE, ignore_result=True)
             break
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)

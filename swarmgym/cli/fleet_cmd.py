@@ -6,6 +6,7 @@ loads the same broker settings as the workers.  Every option has an env var
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -13,7 +14,13 @@ import time
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from swarmgym.cli import config_from
@@ -45,36 +52,86 @@ def _redis(cfg):
 
 
 def campaign_state(cfg, r, cid: str) -> dict:
-    """Per-job state of a campaign (see :mod:`swarmgym.queue.views`); a broken ledger is one line."""
+    """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
     import sqlite3
 
-    from swarmgym.queue import views
+    from swarmgym.queue import progress, views
 
     try:
-        return views.campaign_state(cfg, r, cid)
-    except (sqlite3.Error, OSError) as e:
+        return views.decorate(cfg, r, progress.summary(cfg, r, cid))
+    except (sqlite3.Error, OSError) as e:  # the ledger's disk is full or gone: one line, never a traceback
         from swarmgym.queue.durable import describe
 
         raise QueueError(f"{cfg.ledger_dir}: cannot read the ledger ({describe(e)})") from None
 
 
-def _table(st: dict) -> Table:
+def _ago(ts) -> str:
+    try:
+        secs = max(0.0, time.time() - float(ts))
+    except (TypeError, ValueError):
+        return "-"
+    return f"{secs:.0f}s ago" if secs < 120 else f"{secs / 60:.0f}m ago"
+
+
+def _recent_table(st: dict) -> Table:
+    t = Table(title=f"campaign {st['campaign_id']} — last changes", title_justify="left")
+    for col in ("job", "state", "host", "overall", "when"):
+        t.add_column(col)
+    for c in st["recent"]:
+        t.add_row(str(c.get("job", "?")), str(c.get("s", "?")), c.get("host") or "-",
+                  BADGE.get(c.get("overall") or "", c.get("overall") or "-"), _ago(c.get("ts")))
+    return t
+
+
+def _all_table(cfg, r, st: dict) -> Table:
+    from swarmgym.queue import progress
+
     t = Table(title=f"campaign {st['campaign_id']} — {st['status']}", title_justify="left")
-    for col in ("job", "spec", "rep", "state", "host", "overall", "wall s", "reason"):
-        t.add_column(col, overflow="fold")
-    for x in st["rows"]:
-        t.add_row(x["job_id"], x["spec"], str(x["rep"]), x["shown"], x["host"] or "-",
+    for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
+        t.add_column(col)
+    for x in progress.rows(cfg, r, st["campaign_id"]):
+        t.add_row(x["job_id"], x["spec"], str(x["rep"]), x["state"], x["host"] or "-",
                   BADGE.get(x["overall"], x["overall"] or "-"),
-                  f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-", x["reason"] or "")
+                  f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-")
     return t
 
 
 def _summary(st: dict) -> str:
-    from swarmgym.queue import durable, views
+    counts = st.get("outcomes") or {}
+    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v)
+    head = f"{st['campaign_id']}: "
+    if st.get("variant"):
+        head += f"{st['variant']}/{st.get('tier')} "
+    line = (head + f"{st['status']}; {st['recorded']}/{st['planned']} recorded"
+            + (f" ({outcome})" if outcome else "") + f", {st['running']} running, {st['queued']} queued")
+    if st.get("stale"):
+        line += f", {st['stale']} stale"
+    if st.get("lost"):
+        line += f", {len(st['lost'])} re-sent from silent hosts"
+    rec = st.get("campaign_record")
+    if rec is not None:
+        findings = rec.data.get("findings", [])
+        line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
+    from swarmgym.queue import durable
 
-    line = views.summary_line(st)
     err = durable.line(st.get("ledger_error"))
     return line + (f"\n{err}" if err else "")
+
+
+def _problems_table(st: dict) -> Table | None:
+    """Jobs taken from silent hosts and jobs that errored or failed, with the reason: what a person
+    reads first in the morning."""
+    from swarmgym.queue import views
+
+    lines = views.problem_rows(st)
+    if not lines:
+        return None
+    t = Table(title="needs a look", title_justify="left")
+    for col in ("job", "state", "reason"):
+        t.add_column(col, overflow="fold")
+    for x in lines:
+        t.add_row(x["job_id"], x["state"], x["reason"])
+    return t
 
 
 def _json(data) -> None:
@@ -83,19 +140,57 @@ def _json(data) -> None:
     click.echo(json.dumps(data, indent=1, default=str))
 
 
+def _json_state(cfg, r, st: dict, all_rows: bool) -> dict:
+    from swarmgym.queue import progress
+
+    out = {k: v for k, v in st.items() if k != "campaign_record"}
+    rec = st.get("campaign_record")
+    out["campaign_record"] = rec.model_dump(mode="json") if rec is not None else None
+    if all_rows:
+        out["jobs"] = list(progress.rows(cfg, r, st["campaign_id"]))
+    return out
+
+
+DONE_STATES = ("finalized", "cancelled", "complete")
+BIG_PLAN = 1000  # jobs: above this, sending shows a progress bar
+
+
+@contextlib.contextmanager
+def _send_progress():
+    """A ``progress(n_sent)`` callback for :func:`dispatch.send_jobs`; draws a bar (stderr) only once the
+    first batch is out of a plan that is still going (large plans), so small enqueues print nothing."""
+    console = Console(stderr=True)
+    prog = Progress(TextColumn("sending"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    transient=True)
+    state: dict = {}
+
+    def update(n: int, total: int | None = None) -> None:
+        if "task" not in state:
+            if (total or 0) < BIG_PLAN:
+                return
+            prog.start()
+            state["task"] = prog.add_task("sending", total=total)
+        prog.update(state["task"], completed=n)
+
+    try:
+        yield update
+    finally:
+        if "task" in state:
+            prog.stop()
+
+
 def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> dict:
     deadline = time.monotonic() + timeout if timeout else None
     st = campaign_state(cfg, r, cid)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as prog:
-        task = prog.add_task(cid, total=st["total"])
+        task = prog.add_task(cid, total=st["planned"])
         while True:
             st = campaign_state(cfg, r, cid)
-            desc = f"{cid} [dim]{st['running']} running[/]"
-            if st.get("ledger_error"):
-                desc += " [red]ledger writes failing, retrying[/]"
-            prog.update(task, completed=st["done"], description=desc)
-            if st["status"] in ("finalized", "cancelled", "complete") or (deadline and time.monotonic() > deadline):
+            prog.update(task, completed=st["recorded"], total=st["planned"],
+                        description=f"{cid} [dim]{st['running']} running[/]"
+                        + (" [red]ledger writes failing, retrying[/]" if st.get("ledger_error") else ""))
+            if st["status"] in DONE_STATES or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
     return st
@@ -118,8 +213,9 @@ def register(cli: click.Group) -> None:
 
         cfg = config_from(ctx)
         r = _redis(cfg)
-        sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
-                                pin_host=pin_host, campaign_id=campaign_id, suite=suite)
+        with _send_progress() as progress:
+            sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
+                                    pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)
         click.echo(sent.campaign_id)
         if not sent.created:
             click.echo(f"campaign {sent.campaign_id} already enqueued ({sent.jobs} jobs): nothing sent", err=True)
@@ -134,40 +230,49 @@ def register(cli: click.Group) -> None:
     @cli.command("status")
     @click.argument("campaign_id", required=False)
     @click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
-    @click.option("--jobs/--no-jobs", default=True, help="per-job table [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--jobs/--no-jobs", default=True, help="table of the last changes [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--all", "all_rows", is_flag=True, default=False,
+                  help="every job of the campaign (read page by page; linear in the campaign) [env SWARMGYM_STATUS_ALL]")
     @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
     @click.pass_context
-    def status(ctx, campaign_id, watch, jobs, as_json):
-        """Per-job state of a campaign (or a line per campaign), with each error's reason."""
+    def status(ctx, campaign_id, watch, jobs, all_rows, as_json):
+        """A campaign's counters and last changes (or a line per campaign); --all for every job."""
+        import json as _json
+
         from swarmgym.queue import store
 
         cfg = config_from(ctx)
-        console = Console(stderr=as_json)
+        console = Console()
         try:
             r = _redis(cfg)
         except QueueError as e:
-            console.print(f"[yellow]{e}; showing the ledger only[/]")
+            Console(stderr=True).print(f"[yellow]{e}; showing the ledger only[/]")
             r = None
         if not campaign_id:
             ids = store.list_campaigns(cfg)
+            if not ids and not as_json:
+                console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
             states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
             if as_json:
-                _json([{k: v for k, v in st.items() if k != "rows"} for st in states])
+                click.echo(_json.dumps([_json_state(cfg, r, st, False) for st in states], default=str))
                 return
-            if not ids:
-                console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
             for st in states:
                 console.print(_summary(st), soft_wrap=True)
             return
-        if watch and r is not None:
+        if watch and r is not None and not as_json:
             st = _watch(cfg, r, campaign_id, console)
         else:
             st = campaign_state(cfg, r, campaign_id)
         if as_json:
-            _json(st)
+            click.echo(_json.dumps(_json_state(cfg, r, st, all_rows), default=str))
             return
-        if jobs:
-            console.print(_table(st))
+        if all_rows:
+            console.print(_all_table(cfg, r, st))
+        elif jobs and st["recent"]:
+            console.print(_recent_table(st))
+        problems = _problems_table(st) if jobs else None
+        if problems is not None:
+            console.print(problems)
         console.print(_summary(st), soft_wrap=True)
 
     @cli.command("resume")
@@ -234,12 +339,20 @@ def register(cli: click.Group) -> None:
                   help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
     @click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
     @click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
+    @click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,
+                  help="celery pool (default: prefork for hosts, a batching thread pool for the coordinator; solo "
+                       "keeps a host to one light process, without Celery's time limits) [env SWARMGYM_WORKER_POOL]")
     @click.pass_context
-    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel):
+    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, pool):
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
-        from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
+        from swarmgym.queue.routing import (
+            COORDINATOR_QUEUE,
+            check_name,
+            worker_name,
+            worker_queues,
+        )
         from workers.profiles import resolve_profile
 
         if home:
@@ -253,8 +366,9 @@ def register(cli: click.Group) -> None:
         else:
             cfg = config_from(ctx)
         host = check_name("host", host or socket.gethostname().split(".")[0])
-        if coordinator:
-            name, queues, concurrency = f"coordinator@{host}", [COORDINATOR_QUEUE], 1
+        if coordinator:  # threads: concurrent record_job tasks share one group-commit ledger writer
+            name, queues, pool = f"coordinator@{host}", [COORDINATOR_QUEUE], pool or "threads"
+            concurrency = cfg.queue.coordinator_threads if pool == "threads" else 1
         else:
             prof = resolve_profile(cfg, variant)
             if prof is None:
@@ -262,9 +376,9 @@ def register(cli: click.Group) -> None:
             variant = prof.variant
             for k, v in prof.env.items():
                 os.environ.setdefault(k, v)
-            name, queues = worker_name(variant, host), worker_queues(variant, host)
+            name, queues, pool = worker_name(variant, host), worker_queues(variant, host), pool or "prefork"
         argv = [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "worker", "-n", name, "-Q", ",".join(queues),
-                "-c", str(concurrency), "-P", "prefork", "-E", "--loglevel", loglevel, "--without-gossip",
+                "-c", str(concurrency), "-P", pool, "-E", "--loglevel", loglevel, "--without-gossip",
                 "--without-mingle"]
         click.echo(f"worker {name} on {','.join(queues)} (home {cfg.home}, broker {mask_url(cfg.queue.broker_url)})",
                    err=True)

@@ -1,8 +1,9 @@
 """The Celery app: one settings function for every process (CLI, host workers, coordinator, beat, flower).
 
 DESIGN.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
-backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, results kept
-longer than any campaign, task events on for Flower.
+backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, task events on for
+Flower.  No task keeps a result (``task_ignore_result``; issue #16): nobody reads them, Flower shows
+outcomes from events, and a campaign completes by counters, not by a chord in the result backend.
 
 ``celery -A swarmgym.queue.app worker`` uses the module-level :data:`app`, built from the config of
 ``$SWARMGYM_HOME`` (or the cwd).
@@ -62,8 +63,9 @@ def celery_settings(cfg: Config) -> dict:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_track_started=True,
+        task_ignore_result=True,
         result_expires=q.result_expires,
-        result_extended=True,
+        result_extended=False,
         task_send_sent_event=True,
         worker_send_task_events=True,
         broker_connection_retry_on_startup=True,

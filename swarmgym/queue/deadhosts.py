@@ -148,6 +148,8 @@ def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: f
         drop_unacked(r, {old})
     r.eval(_FREE_LEASE, 1, lease_key(jid), f"{host}|")
     store.mark_job(r, cid, jid, "queued", task_id=tid, requeued=True)
+    if old:
+        r.hincrby(store.hash_key(cid), "stale", 1)  # the campaign's count of stale deliveries
     app.send_task(RUN_JOB, args=[job], queue=queue_for_job(job), task_id=tid, ignore_result=True)
     return tid
 

@@ -32,66 +32,37 @@ def lost_text(info: dict) -> str:
     return f"lost ({info.get('host', '?')} silent {fmt_secs(float(info.get('silent') or 0))}) → re-sent"
 
 
-def campaign_state(cfg, r, cid: str) -> dict[str, Any]:
-    """Per-job state of a campaign from the plan, the ledger and Redis (``r`` may be None)."""
+def decorate(cfg, r, st: dict[str, Any], limit: int = 50) -> dict[str, Any]:
+    """Add to a status summary what a person must see: jobs taken from silent hosts (``lost``), the
+    errored and failed jobs with their reason (``problems``, at most ``limit``) and a failing ledger
+    (``ledger_error``).  Bounded: it reads only the lost and failed jobs, never the whole campaign."""
     from swarmgym.ledger import Ledger
-    from swarmgym.queue import dispatch, store
+    from swarmgym.queue import counters
 
-    camp = store.load_campaign(cfg, cid)
-    ledger = Ledger(cfg.ledger_dir)
-    recs = {x.job_id: x for x in ledger.records(kind="session", campaign_id=cid)}
-    states = store.job_states(r, cid) if r is not None else {}
-    lost = deadhosts.lost_jobs_of(r, cid) if r is not None else {}
-    todo = [j.job_id for j in camp.jobs if j.job_id not in recs]
-    running = dispatch.running_job_ids(r, todo) if r is not None else set()
-    rows = []
-    for j in camp.jobs:
-        rec, st = recs.get(j.job_id), states.get(j.job_id, {})
-        if rec is not None:
-            state, host, overall = "done", rec.host or "", rec.overall
-        elif st.get("state") in ("running", "recording") or j.job_id in running:
-            state, host, overall = st.get("state") or "running", st.get("host") or "", ""
-        elif st:
-            state, host, overall = st.get("state") or "queued", st.get("host") or "", ""
-        else:
-            state, host, overall = "unknown", "", ""
-        li = lost.get(j.job_id)
-        shown = state
-        if state == "running" and host:
-            shown = f"running@{host}"
-        if li and state in ("queued", "unknown"):
-            shown = lost_text(li)
-        elif li and state != "done":
-            shown = f"{lost_text(li)}, now {shown}"
-        rows.append({"job_id": j.job_id, "spec": j.spec, "rep": j.rep, "state": state, "shown": shown,
-                     "host": host, "overall": overall, "wall_secs": rec.wall_secs if rec else None,
-                     "reason": reason_of(rec), "lost": li})
-    finalized = ledger.has_job(f"campaign:{cid}")
-    all_done = all(x["state"] == "done" for x in rows)
-    status = ("finalized" if finalized else "cancelled" if camp.cancelled
-              else "complete" if all_done and camp.mode == "local" else "running")  # bench: no finalize task
-    crec = ledger.find(f"campaign:{cid}")[0] if finalized else None
-    return {"campaign_id": cid, "variant": camp.variant, "tier": camp.tier, "status": status,
-            "done": sum(x["state"] == "done" for x in rows), "running": sum(x["state"] == "running" for x in rows),
-            "total": len(rows), "lost": sum(1 for x in rows if x["lost"]), "rows": rows,
-            "ledger_error": durable.state(r) if r is not None else None,
-            "cluster": ({"overall": crec.overall, "findings": len(crec.data.get("findings", []))} if crec else None)}
+    cid = st["campaign_id"]
+    lost: dict[str, dict] = {}
+    if r is not None:
+        for jid, info in deadhosts.lost_jobs_of(r, cid).items():
+            state = counters.job_state(r, cid, jid).get("state") or "unknown"
+            lost[jid] = {**info, "state": state, "shown": lost_text(info) if state != "done" else "re-sent, done"}
+    st["lost"] = lost
+    st["ledger_error"] = durable.state(r) if r is not None else None
+    problems = []
+    if st.get("failed") or st.get("source") == "ledger":
+        for rec in Ledger(cfg.ledger_dir).failures(cid, limit):
+            problems.append({"job_id": rec.job_id, "overall": rec.overall, "host": rec.host or "",
+                             "reason": reason_of(rec) or rec.overall})
+    st["problems"] = problems
+    return st
 
 
-def summary_line(st: dict) -> str:
-    counts: dict[str, int] = {}
-    for x in st["rows"]:
-        if x["overall"]:
-            counts[x["overall"]] = counts.get(x["overall"], 0) + 1
-    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    line = (f"{st['campaign_id']}: {st['variant']}/{st['tier']} {st['status']}; {st['done']}/{st['total']} recorded"
-            + (f" ({outcome})" if outcome else "") + f", {st['running']} running")
-    if st.get("lost"):
-        line += f", {st['lost']} re-sent from silent hosts"
-    c = st.get("cluster")
-    if c:
-        line += f"; cluster {c['overall']}" + (f", {c['findings']} finding(s)" if c["findings"] else "")
-    return line
+def problem_rows(st: dict) -> list[dict[str, str]]:
+    out = [{"job_id": jid, "state": info["shown"] if info["state"] in ("queued", "unknown")
+            else f"{info['shown']}, now {info['state']}", "reason": f"host {info.get('host')} went silent"}
+           for jid, info in sorted((st.get("lost") or {}).items()) if info["state"] != "done"]
+    out += [{"job_id": p["job_id"], "state": f"{p['overall']}@{p['host']}" if p["host"] else p["overall"],
+             "reason": p["reason"]} for p in st.get("problems") or []]
+    return out
 
 
 # --- workers ---------------------------------------------------------------------------------

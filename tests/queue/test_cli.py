@@ -56,7 +56,6 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
 
     from swarmgym.campaign import plan_jobs
     from swarmgym.config import load_config
-    from swarmgym.queue.store import hash_key
     from swarmgym.suite import load_suite
     from tests.queue.conftest import app_for
     from workers.tasks import run_job_task
@@ -72,4 +71,3 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     result = json.loads(base64.b64decode(msg["body"]))[0][0]
     assert result["status"] == "timeout" and result["error"]["type"] == "TimeLimitExceeded"
     assert result["job"]["job_id"] == job.job_id
-    assert rdb.hget(hash_key("hard"), "finalize_pending") == "1"
