@@ -27,7 +27,7 @@ from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
-from swarmgym.queue import counters, store
+from swarmgym.queue import deadhosts, liveness, store
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -181,17 +181,22 @@ def run_job_task(self, job: dict) -> dict:
         return {"invalid": True, "host": host, "error": ErrorInfo.of(e).model_dump()}
     r = for_config(cfg)
     marker = {"job_id": spec.job_id, "campaign_id": spec.campaign_id, "host": host}
-    lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl)
+    lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl, beat_every=cfg.queue.dead_host_secs / 4)
     try:
-        camp_status = r.hget(store.hash_key(spec.campaign_id), "status")
-        if camp_status == "cancelled":
+        status = store.redis_status(r, spec.campaign_id).get("status")
+        if status == "cancelled":
             return {**marker, "cancelled": True}
-        if camp_status == "finalized" or counters.job_state(r, spec.campaign_id, spec.job_id).get("state") == "done":
+        if status == "finalized":
+            return {**marker, "duplicate": True, "reason": "campaign finalized"}
+        if deadhosts.is_stale(r, self.request.id):  # taken from this host while it was silent
+            return {**marker, "duplicate": True, "reason": "stale delivery (re-sent while this host was silent)"}
+        if deadhosts.job_done(r, spec.campaign_id, spec.job_id):
             return {**marker, "duplicate": True, "reason": "already recorded"}
         if not lease.acquire():
             log.warning("run_job %s: duplicate delivery, lease held by %s", spec.job_id, lease.held_by)
             return {**marker, "duplicate": True, "held_by": lease.held_by}
         store.mark_job(r, spec.campaign_id, spec.job_id, "running", host=host, task_id=self.request.id)
+        liveness.started(r, spec.model_dump(mode="json"), host, self.request.id)
     except redis.RedisError as e:  # no lease without Redis: run anyway, the ledger dedupes
         log.warning("run_job %s: lease unavailable (%s); running without it", spec.job_id, e)
     guard = start_guard(os.getpid())
@@ -207,6 +212,7 @@ def run_job_task(self, job: dict) -> dict:
     try:
         if r.exists(draining_key(host, os.getppid())):
             store.mark_job(r, spec.campaign_id, spec.job_id, "queued", requeued_by=host)
+            liveness.finished(r, spec.job_id, self.request.id)
             raise Reject(f"worker {self.request.hostname} shutting down: job requeued", requeue=True)
     except redis.RedisError:
         pass
@@ -220,6 +226,10 @@ def run_job_task(self, job: dict) -> dict:
         log.warning("artefacts of %s not shipped: %s", res.session_id, e)
         res = res.model_copy(update={"artefacts": f"{host}:{(cfg.runs_dir / res.session_id).resolve()}"})
     out = res.model_dump(mode="json")
+    try:  # the result is on its way to the coordinator: not lost while its ledger write is retried
+        store.mark_job(r, spec.campaign_id, spec.job_id, "recording", host=host, task_id=self.request.id)
+    except redis.RedisError:
+        pass
     for attempt in range(3):
         try:
             to_coordinator(self.app, "swarmgym.record_job", [out], spec.job_id)
@@ -227,6 +237,10 @@ def run_job_task(self, job: dict) -> dict:
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)
             time.sleep(1 + attempt)
+    try:
+        liveness.finished(r, spec.job_id, self.request.id)
+    except redis.RedisError:
+        pass
     return out
 
 

@@ -53,9 +53,16 @@ def _redis(cfg):
 
 def campaign_state(cfg, r, cid: str) -> dict:
     """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
-    from swarmgym.queue import progress
+    import sqlite3
 
-    return progress.summary(cfg, r, cid)
+    from swarmgym.queue import progress, views
+
+    try:
+        return views.decorate(cfg, r, progress.summary(cfg, r, cid))
+    except (sqlite3.Error, OSError) as e:  # the ledger's disk is full or gone: one line, never a traceback
+        from swarmgym.queue.durable import describe
+
+        raise QueueError(f"{cfg.ledger_dir}: cannot read the ledger ({describe(e)})") from None
 
 
 def _ago(ts) -> str:
@@ -99,11 +106,38 @@ def _summary(st: dict) -> str:
             + (f" ({outcome})" if outcome else "") + f", {st['running']} running, {st['queued']} queued")
     if st.get("stale"):
         line += f", {st['stale']} stale"
+    if st.get("lost"):
+        line += f", {len(st['lost'])} re-sent from silent hosts"
     rec = st.get("campaign_record")
     if rec is not None:
         findings = rec.data.get("findings", [])
         line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
-    return line
+    from swarmgym.queue import durable
+
+    err = durable.line(st.get("ledger_error"))
+    return line + (f"\n{err}" if err else "")
+
+
+def _problems_table(st: dict) -> Table | None:
+    """Jobs taken from silent hosts and jobs that errored or failed, with the reason: what a person
+    reads first in the morning."""
+    from swarmgym.queue import views
+
+    lines = views.problem_rows(st)
+    if not lines:
+        return None
+    t = Table(title="needs a look", title_justify="left")
+    for col in ("job", "state", "reason"):
+        t.add_column(col, overflow="fold")
+    for x in lines:
+        t.add_row(x["job_id"], x["state"], x["reason"])
+    return t
+
+
+def _json(data) -> None:
+    import json
+
+    click.echo(json.dumps(data, indent=1, default=str))
 
 
 def _json_state(cfg, r, st: dict, all_rows: bool) -> dict:
@@ -154,7 +188,8 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
         while True:
             st = campaign_state(cfg, r, cid)
             prog.update(task, completed=st["recorded"], total=st["planned"],
-                        description=f"{cid} [dim]{st['running']} running[/]")
+                        description=f"{cid} [dim]{st['running']} running[/]"
+                        + (" [red]ledger writes failing, retrying[/]" if st.get("ledger_error") else ""))
             if st["status"] in DONE_STATES or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
@@ -235,6 +270,9 @@ def register(cli: click.Group) -> None:
             console.print(_all_table(cfg, r, st))
         elif jobs and st["recent"]:
             console.print(_recent_table(st))
+        problems = _problems_table(st) if jobs else None
+        if problems is not None:
+            console.print(problems)
         console.print(_summary(st), soft_wrap=True)
 
     @cli.command("resume")
@@ -267,31 +305,30 @@ def register(cli: click.Group) -> None:
 
     @cli.command("workers")
     @click.option("--timeout", type=float, default=1.5, show_default=True, help="seconds to wait for replies [env SWARMGYM_WORKERS_TIMEOUT]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_WORKERS_JSON]")
     @click.pass_context
-    def workers(ctx, timeout):
-        """Hosts online: worker, queues, concurrency, current job."""
+    def workers(ctx, timeout, as_json):
+        """Hosts: online, dead (silent past queue.dead_host_secs) or unresponsive; queues, current job."""
+        from swarmgym.queue import views
+
         cfg = config_from(ctx)
-        _redis(cfg)
-        insp = _app(cfg).control.inspect(timeout=timeout)
-        queues = insp.active_queues() or {}
-        active = insp.active() or {}
-        stats = insp.stats() or {}
-        if not queues:
+        r = _redis(cfg)
+        rows = views.workers_state(_app(cfg), cfg, r, timeout)
+        if as_json:
+            _json(rows)
+            return
+        if not rows:
             click.echo("no workers replied")
             return
         t = Table()
-        for col in ("worker", "host", "queues", "concurrency", "current job"):
-            t.add_column(col)
-        for node in sorted(queues):
-            jobs = []
-            for task in active.get(node) or []:
-                args = task.get("args") or []
-                job = args[0] if args and isinstance(args[0], dict) else {}
-                jobs.append(job.get("job_id") or task.get("name", "?"))
-            conc = (stats.get(node) or {}).get("pool", {}).get("max-concurrency", "?")
-            t.add_row(node, node.split("@", 1)[-1], ",".join(q["name"] for q in queues[node]), str(conc),
-                      ", ".join(jobs) or "-")
-        Console().print(t)
+        for col in ("worker", "host", "state", "queues", "concurrency", "current job", "note"):
+            t.add_column(col, overflow="fold")
+        for w in rows:
+            state = views.worker_state_text(w)
+            t.add_row(w["worker"] or "-", w["host"], state if w["state"] == "online" else f"[red]{state}[/]",
+                      ",".join(w["queues"]), str(w["concurrency"] or "-"), ", ".join(w["current_job"]) or "-",
+                      w["suite_note"] or "")
+        Console(width=max(Console().width, 140)).print(t)
 
     @cli.command("worker")
     @click.option("--variant", default=None, help="build this host serves (queue variant.<v>) [env SWARMGYM_WORKER_VARIANT]")
@@ -319,8 +356,12 @@ def register(cli: click.Group) -> None:
         from workers.profiles import resolve_profile
 
         if home:
+            from pathlib import Path
+
             from swarmgym.config import load_config
 
+            if not Path(home).is_dir():
+                raise UsageError(f"--home {home}: no such folder (create it first)")
             cfg = load_config(home)
         else:
             cfg = config_from(ctx)
@@ -350,8 +391,9 @@ def register(cli: click.Group) -> None:
         """Overnight campaigns from config `schedules:` (run by the single `celery beat`)."""
 
     @schedule.command("list")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_SCHEDULE_LIST_JSON]")
     @click.pass_context
-    def schedule_list(ctx):
+    def schedule_list(ctx, as_json):
         """Configured schedules with their next run."""
         from datetime import datetime
         from zoneinfo import ZoneInfo
@@ -359,6 +401,15 @@ def register(cli: click.Group) -> None:
         from swarmgym.queue.schedules import next_fire, parse_cron
 
         cfg = config_from(ctx)
+        if as_json:
+            rows = []
+            for i, s in enumerate(cfg.schedules):
+                nxt = next_fire(parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})"),
+                                datetime.now(ZoneInfo(s.timezone)))
+                rows.append({**s.model_dump(), "next_run": nxt.isoformat() if nxt else None,
+                             "next_run_utc": nxt.astimezone(ZoneInfo("UTC")).isoformat() if nxt else None})
+            _json(rows)
+            return
         if not cfg.schedules:
             click.echo(f"no schedules in {cfg.home / 'config.yaml'} (key schedules:)")
             return

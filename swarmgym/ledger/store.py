@@ -48,6 +48,8 @@ class Ledger:
                     offset, _ = index.get_meta(con)
                 if offset == self._size():
                     return  # index is current: nothing to read
+            except sqlite3.OperationalError as e:  # full, read-only, locked, I/O: passing, not damage
+                raise LedgerError(f"{self.db}: cannot open the ledger index ({e})") from None
             except sqlite3.DatabaseError as e:
                 log.warning("%s: damaged index (%s); rebuilding it from %s", self.db, e, self.jsonl.name)
                 with self._locked():
@@ -183,6 +185,11 @@ class Ledger:
                 conds.append(f"{col} = ?")
                 args.append(val)
         return self._records(" AND ".join(conds), args)
+
+    def failures(self, campaign_id: str, limit: int = 50) -> list[LedgerRecord]:
+        """A campaign's errored and failed job records (the first ``limit``), for ``status``."""
+        return self._records("campaign_id = ? AND kind = 'session' AND overall IN ('error', 'fail')",
+                             (campaign_id, max(1, int(limit))), "ORDER BY line LIMIT ?")
 
     def has_job(self, job_id: str) -> bool:
         return bool(self._query("SELECT 1 FROM records WHERE job_id = ?", (job_id,)))

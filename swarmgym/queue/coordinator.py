@@ -20,10 +20,10 @@ import time
 import redis
 from celery import shared_task
 
-from swarmgym.errors import LedgerError, SwarmgymError
+from swarmgym.errors import SwarmgymError
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
-from swarmgym.queue import counters, dispatch, store
+from swarmgym.queue import counters, deadhosts, dispatch, durable, store
 from swarmgym.queue.app import app_config
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -182,8 +182,15 @@ def regenerate_reports(self) -> dict:
         return {"error": str(e)[:500]}
 
 
-@shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True,
-             autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
+def _retry(task, r, exc: BaseException, what: str):
+    """Make the failure visible, then retry with backoff, forever (see :mod:`swarmgym.queue.durable`)."""
+    durable.failing(r, exc, what)
+    return task.retry(exc=durable.as_ledger_error(exc), countdown=durable.backoff(task.request.retries),
+                      max_retries=None)
+
+
+@shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+             autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def record_job(self, result: dict) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
         return {"ignored": True}
@@ -198,9 +205,13 @@ def record_job(self, result: dict) -> dict:
     rec = record_from_result(res)
     if res.pool:
         rec.data["pool"] = [p.model_dump(mode="json") for p in res.pool]
-    new = writer_for(cfg).write(rec)  # batched with the other threads' records; durable on return
-    cid = res.job.campaign_id
     r = for_config(cfg)
+    try:
+        new = writer_for(cfg).write(rec)  # batched with the other threads' records; durable on return
+    except durable.WRITE_ERRORS as e:
+        raise _retry(self, r, e, res.job.job_id) from None
+    durable.ok(r)
+    cid = res.job.campaign_id
     code, n, planned = counters.record(r, cid, res.job.job_id, host=res.host, overall=rec.overall)
     if code == -3:
         snap = _rebuild_counters(cfg, r, cid) or {}
@@ -224,15 +235,24 @@ def store_artefacts(self, session_id: str, payload: str) -> dict:
         return {"session_id": session_id, "error": str(e)[:500]}
 
 
-@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True,
-             autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
+@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+             autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
-    return finalize(self.app, app_config(self.app), campaign_id)
+    cfg = app_config(self.app)
+    try:
+        out = finalize(self.app, cfg, campaign_id)
+    except durable.WRITE_ERRORS as e:
+        raise _retry(self, for_config(cfg), e, f"campaign:{campaign_id}") from None
+    durable.ok(for_config(cfg))
+    return out
 
 
 def reconcile_all(app, cfg, grace: float | None = None) -> dict:
+    """Auto-resume, with no person involved: take jobs from dead hosts, re-send jobs nobody has (a
+    flushed Redis lost them: re-sent at once, not after ``lost_grace``), finalize campaigns whose
+    jobs are all recorded (their finalize died).  ``swarmgym resume`` is the same for one campaign."""
     grace = cfg.queue.lost_grace if grace is None else grace
-    out = {"finalized": [], "requeued": {}}
+    out: dict = {"finalized": [], "requeued": {}, "dead": deadhosts.sweep(app, cfg)}
     ledger = ledger_for(cfg)
     r = for_config(cfg)
     for cid in store.list_campaigns(cfg):
@@ -253,12 +273,30 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
             if finalize(app, cfg, cid).get("status") == "finalized":
                 out["finalized"].append(cid)
             continue
-        lost = dispatch.lost_jobs(cfg, camp, grace)
+        flushed = flush_seen(cfg, r, camp)
+        lost = dispatch.lost_jobs(cfg, camp, 0.0 if flushed else grace)
+        if flushed:
+            r.hdel(store.hash_key(cid), "flushed_at")
         if lost:
             log.warning("reconcile %s: re-sending %d lost job(s)", cid, len(lost))
             dispatch.requeue(app, cfg, camp, lost)
             out["requeued"][cid] = [j.job_id for j in lost]
     return out
+
+
+def flush_seen(cfg, r, camp) -> bool:
+    """True once Redis has lost the campaign's state (a flush, a restart without persistence) and the
+    hosts' lease renewers have had time to set their leases again; rebuilds the counters first."""
+    key = store.hash_key(camp.campaign_id)
+    if not r.exists(key):
+        _rebuild_counters(cfg, r, camp.campaign_id)
+        r.hset(key, "flushed_at", round(time.time(), 3))
+        return False
+    at = float(r.hget(key, "flushed_at") or 0)
+    return bool(at) and time.time() - at >= FLUSH_SETTLE
+
+
+FLUSH_SETTLE = 2.0  # seconds for leases and running entries to come back after a flush
 
 
 @shared_task(name="swarmgym.reconcile", bind=True, ignore_result=True)

@@ -217,6 +217,9 @@ def running_job_ids(r, job_ids: list[str]) -> set[str]:
     return {j for j, v in zip(job_ids, vals) if v}
 
 
+RECORDING_GRACE = 600.0  # a result sent to the coordinator but not recorded yet (ledger writes retrying)
+
+
 def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> list[JobSpec]:
     """Jobs with no ledger record, not queued, not running, in a campaign older than ``grace`` seconds."""
     now = now or time.time()
@@ -226,9 +229,12 @@ def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> li
     if not todo:
         return []
     r = for_config(cfg)
-    busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo])
+    from swarmgym.queue import liveness
+
+    busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo]) | set(liveness.running(r))
     states = store.job_states(r, camp.campaign_id)
-    recent = {j for j, s in states.items() if s.get("state") == "queued" and now - s.get("ts", 0) < grace}
+    recent = {j for j, s in states.items() if (s.get("state") == "queued" and now - s.get("ts", 0) < grace)
+              or (s.get("state") == "recording" and now - s.get("ts", 0) < max(grace, RECORDING_GRACE))}
     return [j for j in todo if j.job_id not in busy and j.job_id not in recent]
 
 
