@@ -95,7 +95,7 @@ def _summarize(cfg, r, cid: str, rec, secs: float | None = None) -> None:
     data = rec.data or {}
     counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
                        findings=len(data.get("findings") or []), recorded=data.get("jobs"),
-                       planned=data.get("planned"), finalize_secs=secs)
+                       planned=data.get("planned"), finalize_secs=secs, drop=[deadhosts.lost_key(cid)])
 
 
 def finalize(app, cfg, cid: str) -> dict:

@@ -256,13 +256,14 @@ def release(r, cid: str, token: str) -> None:
     r.eval(_RELEASE, 1, claim_key(cid), token)
 
 
-def summarize(r, cid: str, *, ttl: int, **fields: Any) -> None:
-    """The campaign is in the ledger: keep a small summary hash (expiring), drop everything per job."""
+def summarize(r, cid: str, *, ttl: int, drop: Iterable[str] = (), **fields: Any) -> None:
+    """The campaign is in the ledger: keep a small summary hash (expiring), drop everything per job
+    (plus ``drop``: other per-campaign keys, e.g. the dead-host module's lost jobs)."""
     pipe = r.pipeline(transaction=True)
     pipe.hset(hash_key(cid), mapping={"status": "finalized", "running": 0, "finalized_at": round(time.time(), 3),
                                       **{k: v for k, v in fields.items() if v is not None}})
     pipe.hdel(hash_key(cid), "finalize_pending")
-    pipe.delete(jobs_key(cid), recent_key(cid))
+    pipe.delete(jobs_key(cid), recent_key(cid), *drop)
     pipe.srem(CAMPAIGNS_SET, cid)
     pipe.expire(hash_key(cid), ttl)
     pipe.execute()
