@@ -61,12 +61,31 @@ def result_for(job, host="h1") -> dict:
                      finished=now).model_dump(mode="json")
 
 
+TINY_SUITE = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
+    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
+    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
+
+
+def tiny_jobs_home(home) -> None:
+    """Real but tiny jobs: the command adapter writes a file, a one-check suite checks it."""
+    import yaml
+
+    from tests.queue.conftest import write_config
+
+    suites = home.parent / "suites"
+    (suites / "tiny-v1").mkdir(parents=True)
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY_SUITE))
+    write_config(home, extra={"suites_dir": str(suites), "suite": "tiny-v1", "swarm": {
+        "adapter": "command", "command": ["sh", "-c", "echo ok > out.txt", "{prompt}"], "timeout": 60}})
+
+
 def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_results(home, fleet_factory, rdb):
+    tiny_jobs_home(home)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b")]
     app = app_for(home)
     fleet.wait_ready(app, names)
-    cid = cli(home, "enqueue", "--tier", "light", "--variant", "mlx").stdout.split()[0]
+    cid = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
     wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 120, 0.5, "the campaign record")
     wait_until(lambda: rdb.hget(counters.hash_key(cid), "status") == "finalized", 10, 0.2, "the summary")
     fleet.stop_all()
@@ -78,7 +97,7 @@ def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_resul
     mine = sorted(k for k in left if cid in k)
     assert mine == [counters.hash_key(cid)]  # no per-job hash, no recent list, no claim
     summary = rdb.hgetall(counters.hash_key(cid))
-    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "3"
+    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "5"
     assert 0 < rdb.ttl(counters.hash_key(cid)) <= load_config(home).queue.summary_ttl
     assert rdb.memory_usage(counters.hash_key(cid)) < 1024
     assert cid not in rdb.smembers(counters.CAMPAIGNS_SET)
