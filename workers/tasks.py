@@ -26,6 +26,7 @@ from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
+from swarmgym.errors import JobNotRun
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.queue import deadhosts, liveness, store
 from swarmgym.queue.app import app_config, declare_queues
@@ -150,6 +151,8 @@ class RunJobTask(Task):
     timeout, so the campaign still completes and reconcile does not re-send a job that hangs."""
 
     def on_failure(self, exc, task_id, args, kwargs, einfo):
+        if isinstance(exc, JobNotRun):  # its error result is already on its way to the ledger
+            return
         try:
             job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
             cfg = app_config(self.app)
@@ -235,7 +238,21 @@ def run_job_task(self, job: dict) -> dict:
         liveness.finished(r, spec.job_id, self.request.id)
     except redis.RedisError:
         pass
-    return out
+    shown = task_result(res)
+    if res.status == "error":  # could not run: FAILURE in Flower, with the reason
+        err = res.error
+        raise JobNotRun(f"{spec.job_id} on {host}: " + (f"{err.type}: {err.message}" if err else "no result")[:500])
+    return shown
+
+
+def task_result(res: JobResult) -> dict:
+    """What the task returns (Flower's result column): the verdict, not the whole JobResult (that
+    goes to the coordinator in ``record_job``)."""
+    v = res.verdict
+    return {"job_id": res.job.job_id, "host": res.host, "status": res.status,
+            "overall": v.overall if v else None, "functional": v.functional if v else None,
+            "dimensions": {k: d.status for k, d in v.dimensions.items()} if v else {},
+            "wall_secs": res.wall_secs, "error": f"{res.error.type}: {res.error.message}"[:300] if res.error else None}
 
 
 @worker_shutting_down.connect
