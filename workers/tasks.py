@@ -187,6 +187,7 @@ def run_job_task(self, job: dict) -> dict:
             return {**marker, "duplicate": True, "reason": "campaign finalized"}
         if deadhosts.is_stale(r, self.request.id):  # taken from this host while it was silent
             return {**marker, "duplicate": True, "reason": "stale delivery (re-sent while this host was silent)"}
+        refuse_other_suite(self, r, cfg, spec, host)
         if deadhosts.job_done(r, spec.campaign_id, spec.job_id):
             return {**marker, "duplicate": True, "reason": "already recorded"}
         if not lease.acquire():
@@ -243,6 +244,24 @@ def run_job_task(self, job: dict) -> dict:
         err = res.error
         raise JobNotRun(f"{spec.job_id} on {host}: " + (f"{err.type}: {err.message}" if err else "no result")[:500])
     return shown
+
+
+def refuse_other_suite(task, r, cfg, spec: JobSpec, host: str) -> None:
+    """A host whose suite hashes differently takes none of that suite's jobs from a shared queue: it puts
+    the job back for another host and stops consuming the queue (``workers`` says why).  A job pinned to
+    this host runs, and its error says which hashes differ."""
+    from swarmgym.queue.lifecycle import local_suite_hash
+
+    have = local_suite_hash(cfg, spec.suite)
+    queue = (task.request.delivery_info or {}).get("routing_key") or ""
+    if have == spec.suite_hash or not queue.startswith("variant."):
+        return
+    why = (f"suite {spec.suite} hashes to {have} here, jobs expect {spec.suite_hash}" if have
+           else f"no suite {spec.suite} here")
+    log.error("run_job %s: %s: not consuming %s any more; job put back for another host", spec.job_id, why, queue)
+    liveness.note_not_consuming(r, host, queue, why)
+    task.app.control.cancel_consumer(queue, destination=[task.request.hostname], reply=False)
+    raise Reject(f"{why}: put back for another host", requeue=True)
 
 
 def task_result(res: JobResult) -> dict:

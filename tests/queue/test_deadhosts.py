@@ -130,7 +130,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     s = load_suite(cfg.suite, cfg.suites_dir)
     cid = "flower-states"
     good, bad = plan_jobs(s, "light", "mlx", campaign_id=cid)[:2]
-    bad = bad.model_copy(update={"suite_hash": "sha256:not-this-suite"})  # the host cannot run it
+    bad = bad.model_copy(update={"suite_hash": "sha256:not-this-suite", "pin_host": "mlx-a"})  # cannot run there
     camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant="mlx", suite=s.name, suite_hash=s.hash,
                     jobs=[good, bad])
     save_campaign(cfg, camp)
