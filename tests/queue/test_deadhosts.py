@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -122,10 +124,11 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     port = free_port()
     flower = fleet.spawn("flower", ["bash", "-c", procfile_command("flower")],
-                         {"FLOWER_BASIC_AUTH": "tester:s3cret", "FLOWER_PORT": str(port)})
+                         {"FLOWER_BASIC_AUTH": "tester:s3cret", "FLOWER_PORT": str(port),
+                          "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"})  # `celery` of this venv
     app = app_for(home)
     fleet.wait_ready(app, names)
-    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 60, what="flower listening")
+    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 180, what="flower listening")
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
     cid = "flower-states"
