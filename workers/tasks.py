@@ -26,6 +26,7 @@ from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
+from swarmgym.errors import JobNotRun
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.queue import deadhosts, liveness, store
 from swarmgym.queue.app import app_config, declare_queues
@@ -157,6 +158,8 @@ class RunJobTask(Task):
     timeout, so the campaign still completes and reconcile does not re-send a job that hangs."""
 
     def on_failure(self, exc, task_id, args, kwargs, einfo):
+        if isinstance(exc, JobNotRun):  # its error result is already on its way to the ledger
+            return
         try:
             job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
             cfg = app_config(self.app)
@@ -190,6 +193,7 @@ def run_job_task(self, job: dict) -> dict:
             return {**marker, "duplicate": True, "reason": "campaign finalized"}
         if deadhosts.is_stale(r, self.request.id):  # taken from this host while it was silent
             return {**marker, "duplicate": True, "reason": "stale delivery (re-sent while this host was silent)"}
+        refuse_other_suite(self, r, cfg, spec, host)
         if deadhosts.job_done(r, spec.campaign_id, spec.job_id):
             return {**marker, "duplicate": True, "reason": "already recorded"}
         if not lease.acquire():
@@ -241,7 +245,39 @@ def run_job_task(self, job: dict) -> dict:
         liveness.finished(r, spec.job_id, self.request.id)
     except redis.RedisError:
         pass
-    return out
+    shown = task_result(res)
+    if res.status == "error":  # could not run: FAILURE in Flower, with the reason
+        err = res.error
+        raise JobNotRun(f"{spec.job_id} on {host}: " + (f"{err.type}: {err.message}" if err else "no result")[:500])
+    return shown
+
+
+def refuse_other_suite(task, r, cfg, spec: JobSpec, host: str) -> None:
+    """A host whose suite hashes differently takes none of that suite's jobs from a shared queue: it puts
+    the job back for another host and stops consuming the queue (``workers`` says why).  A job pinned to
+    this host runs, and its error says which hashes differ."""
+    from swarmgym.queue.lifecycle import local_suite_hash
+
+    have = local_suite_hash(cfg, spec.suite)
+    queue = (task.request.delivery_info or {}).get("routing_key") or ""
+    if have == spec.suite_hash or not queue.startswith("variant."):
+        return
+    why = (f"suite {spec.suite} hashes to {have} here, jobs expect {spec.suite_hash}" if have
+           else f"no suite {spec.suite} here")
+    log.error("run_job %s: %s: not consuming %s any more; job put back for another host", spec.job_id, why, queue)
+    liveness.note_not_consuming(r, host, queue, why)
+    task.app.control.cancel_consumer(queue, destination=[task.request.hostname], reply=False)
+    raise Reject(f"{why}: put back for another host", requeue=True)
+
+
+def task_result(res: JobResult) -> dict:
+    """What the task returns (Flower's result column): the verdict, not the whole JobResult (that
+    goes to the coordinator in ``record_job``)."""
+    v = res.verdict
+    return {"job_id": res.job.job_id, "host": res.host, "status": res.status,
+            "overall": v.overall if v else None, "functional": v.functional if v else None,
+            "dimensions": {k: d.status for k, d in v.dimensions.items()} if v else {},
+            "wall_secs": res.wall_secs, "error": f"{res.error.type}: {res.error.message}"[:300] if res.error else None}
 
 
 @worker_shutting_down.connect

@@ -206,13 +206,29 @@ def register(cli: click.Group) -> None:
     @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_ENQUEUE_SUITE]")
     @click.option("--campaign-id", default=None, help="explicit id; an id already enqueued does nothing [env SWARMGYM_ENQUEUE_CAMPAIGN_ID]")
     @click.option("--wait", is_flag=True, default=False, help="show progress until the campaign is finalized [env SWARMGYM_ENQUEUE_WAIT]")
+    @click.option("--require-workers", is_flag=True, default=False,
+                  help="refuse (exit 2) when no host serving the variant is online [env SWARMGYM_ENQUEUE_REQUIRE_WORKERS]")
     @click.pass_context
-    def enqueue(ctx, tier, variant, pin_host, swarm, suite, campaign_id, wait):
-        """Plan a campaign and send it to the fleet as one chord; prints the campaign id at once."""
-        from swarmgym.queue import dispatch
+    def enqueue(ctx, tier, variant, pin_host, swarm, suite, campaign_id, wait, require_workers):
+        """Plan a campaign and send it to the fleet; prints the campaign id at once."""
+        from swarmgym.queue import dispatch, preflight
+        from swarmgym.queue.routing import check_name
+        from swarmgym.suite import load_suite
 
         cfg = config_from(ctx)
         r = _redis(cfg)
+        check_name("variant", variant)
+        if pin_host:
+            check_name("pin-host", pin_host)
+        if wait:
+            alive, why = preflight.coordinator_alive(cfg, r)
+            if not alive:
+                raise QueueError(f"--wait: no coordinator is alive ({why}); nothing sent")
+        s = load_suite(suite or cfg.suite, cfg.suites_dir)
+        pf = preflight.check(cfg, r, swarm=swarm or cfg.swarm.adapter, variant=variant, pin_host=pin_host,
+                             suite=s.name, suite_hash=s.hash, require_workers=require_workers)
+        for w in pf.warnings:
+            click.echo(f"warning: {w}", err=True)
         with _send_progress() as progress:
             sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
                                     pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)

@@ -274,7 +274,10 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
                 out["finalized"].append(cid)
             continue
         flushed = flush_seen(cfg, r, camp)
-        lost = dispatch.lost_jobs(cfg, camp, 0.0 if flushed else grace)
+        if flushed is None:
+            continue  # Redis just lost it: the next pass acts, once leases are back
+        lost = dispatch.lost_jobs(cfg, camp, 0.0 if flushed and time.time() - camp.created > ENQUEUE_WINDOW
+                                  else grace)
         if flushed:
             r.hdel(store.hash_key(cid), "flushed_at")
         if lost:
@@ -284,19 +287,23 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
     return out
 
 
-def flush_seen(cfg, r, camp) -> bool:
-    """True once Redis has lost the campaign's state (a flush, a restart without persistence) and the
-    hosts' lease renewers have had time to set their leases again; rebuilds the counters first."""
+def flush_seen(cfg, r, camp) -> bool | None:
+    """Did Redis lose the campaign's state (a flush, a restart without persistence)?  None when it just
+    did (the counters are rebuilt now; hosts' lease renewers need a moment to set their leases again),
+    True on a later pass once they have, False otherwise."""
     key = store.hash_key(camp.campaign_id)
     if not r.exists(key):
         _rebuild_counters(cfg, r, camp.campaign_id)
         r.hset(key, "flushed_at", round(time.time(), 3))
-        return False
+        return None
     at = float(r.hget(key, "flushed_at") or 0)
-    return bool(at) and time.time() - at >= FLUSH_SETTLE
+    if at and time.time() - at < FLUSH_SETTLE:
+        return None
+    return bool(at)
 
 
 FLUSH_SETTLE = 2.0  # seconds for leases and running entries to come back after a flush
+ENQUEUE_WINDOW = 30.0  # a campaign younger than this may still be being enqueued: lost_grace applies
 
 
 @shared_task(name="swarmgym.reconcile", bind=True, ignore_result=True)

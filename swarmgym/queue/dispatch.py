@@ -118,6 +118,9 @@ def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: 
     camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant=variant, suite=s.name, suite_hash=s.hash,
                     swarm=swarm, flags=flags, pin_host=pin_host, jobs=jobs)
     save_campaign(cfg, camp)
+    from swarmgym.queue import plans
+
+    plans.publish(for_config(cfg), camp, cfg.queue.result_expires)  # the coordinator needs no shared home
     store.ensure_redis(for_config(cfg), camp)
     send_jobs(app, cfg, cid, jobs, fresh=True, progress=progress)
     return Sent(cid, len(jobs), True)
@@ -142,7 +145,7 @@ def pending(cfg, camp: Campaign) -> list[JobSpec]:
 
 
 def resume(app, cfg, cid: str) -> Sent:
-    camp = load_campaign(cfg, cid)
+    camp = store.load_campaign(cfg, cid)
     if camp.cancelled:
         camp.cancelled = False
         save_campaign(cfg, camp)

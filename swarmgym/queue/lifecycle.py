@@ -48,6 +48,21 @@ def local_suite_hashes(cfg) -> dict[str, str]:
     return out
 
 
+_SUITE_HASHES: dict[str, str] = {}
+
+
+def local_suite_hash(cfg, name: str) -> str | None:
+    """This host's hash of suite ``name`` (cached for the life of the process), or None if it has none."""
+    if name not in _SUITE_HASHES:
+        from swarmgym.suite import load_suite
+
+        try:
+            _SUITE_HASHES[name] = load_suite(name, cfg.suites_dir).hash
+        except Exception:
+            return None
+    return _SUITE_HASHES[name]
+
+
 def send_reconcile(app, cfg, *, force: bool = False, r=None) -> bool:
     """Send ``reconcile`` unless one was sent within ``reconcile_secs`` (beat or another watchdog)."""
     from swarmgym.queue.redis_util import for_config
@@ -89,20 +104,23 @@ def start_coordinator(app, cfg, started: float) -> None:
     threading.Thread(target=_watchdog, args=(app, cfg), name="coordinator-watchdog", daemon=True).start()
 
 
-def start_host(app, cfg, node: str, queues: list[str]) -> None:
+def start_beating(cfg, key: str, info: dict) -> None:
+    """Register ``key`` (a host name, or ``coordinator@<host>``) and beat for it from this process."""
     from swarmgym.queue import liveness
-    from swarmgym.queue.redis_util import for_config
+
+    r = liveness.private_client(cfg.queue.broker_url)
+    try:
+        liveness.register_host(r, key, {**info, "pid": os.getpid()})
+    except redis.RedisError as e:
+        log.warning("%s not registered: %s", key, e)
+    _HOST[:] = [r, key, liveness.HostBeat(cfg.queue.broker_url, key, cfg.queue.dead_host_secs / 4).start()]
+
+
+def start_host(app, cfg, node: str, queues: list[str]) -> None:
     from workers.tasks import host_of
 
-    r = for_config(cfg)
-    host = host_of(node)
-    info = {"node": node, "variant": node.split("@", 1)[0], "queues": queues, "pid": os.getpid(),
-            "suites": local_suite_hashes(cfg)}
-    try:
-        liveness.register_host(r, host, info)
-    except redis.RedisError as e:
-        log.warning("host %s not registered: %s", host, e)
-    _HOST[:] = [r, host, liveness.HostBeat(cfg.queue.broker_url, host, cfg.queue.dead_host_secs / 4).start()]
+    start_beating(cfg, host_of(node), {"node": node, "variant": node.split("@", 1)[0], "queues": queues,
+                                       "suites": local_suite_hashes(cfg)})
 
 
 @worker_ready.connect
@@ -119,6 +137,7 @@ def _on_ready(sender=None, **kw) -> None:
     if node.startswith("coordinator@"):
         import psutil
 
+        start_beating(cfg, node, {"node": node, "queues": queues})  # `enqueue --wait` asks if it is alive
         start_coordinator(app, cfg, started=psutil.Process().create_time())
     else:
         start_host(app, cfg, node, queues)

@@ -43,6 +43,17 @@ def register_host(r: redis.Redis, host: str, info: dict[str, Any]) -> None:
     pipe.execute()
 
 
+def note_not_consuming(r: redis.Redis, host: str, queue: str, why: str) -> None:
+    """Remember (for ``workers``) that ``host`` stopped consuming ``queue`` and why."""
+    raw = r.hget(HOSTS, host)
+    try:
+        info = json.loads(raw) if raw else {}
+    except ValueError:
+        info = {}
+    info.setdefault("not_consuming", {})[queue] = why
+    r.hset(HOSTS, host, json.dumps(info))
+
+
 def started(r: redis.Redis, job: dict, host: str, task_id: str) -> None:
     """The job's lease is ours and it starts now on ``host``."""
     entry = {"cid": job.get("campaign_id"), "host": host, "task_id": task_id, "pid": os.getpid(),

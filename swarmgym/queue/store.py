@@ -8,7 +8,7 @@ works from it and the ledger.  Redis keeps the campaign hash (status ``running``
 """
 from __future__ import annotations
 
-from swarmgym.campaign import Campaign, list_campaigns, load_campaign, save_campaign
+from swarmgym.campaign import Campaign, save_campaign
 from swarmgym.queue import counters
 from swarmgym.queue.counters import CAMPAIGNS_SET, hash_key, jobs_key
 
@@ -29,10 +29,28 @@ def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[st
                            created=camp.created, status=status)
 
 
+def load_campaign(cfg, cid: str) -> Campaign:
+    """The plan from this home, else from Redis (:mod:`swarmgym.queue.plans`)."""
+    from swarmgym.queue import plans
+    from swarmgym.queue.redis_util import for_config
+
+    return plans.load(cfg, cid, for_config(cfg))
+
+
+def list_campaigns(cfg) -> list[str]:
+    from swarmgym.queue import plans
+    from swarmgym.queue.redis_util import for_config
+
+    return plans.list_all(cfg, for_config(cfg))
+
+
 def set_cancelled(cfg, r, cid: str) -> Campaign:
+    from swarmgym.queue import plans
+
     camp = load_campaign(cfg, cid)
     camp.cancelled = True
     save_campaign(cfg, camp)
+    plans.publish(r, camp, cfg.queue.result_expires)
     ensure_redis(r, camp, "cancelled")
     return camp
 

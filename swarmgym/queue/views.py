@@ -111,6 +111,9 @@ def _expected_suite_hash(cfg) -> tuple[str, str] | None:
 
 
 def _suite_note(info: dict, expected: tuple[str, str] | None) -> str:
+    stopped = info.get("not_consuming") or {}
+    if stopped:
+        return "; ".join(f"not consuming {q}: {why}" for q, why in sorted(stopped.items()))
     if not expected or not info.get("suites"):
         return ""
     name, want = expected

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -108,3 +110,45 @@ def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message
     assert sorted(k for k in counts if k.startswith(cid + "-")) == sorted(jobs)
     assert all(v == 1 for v in counts.values())
     assert not liveness.running(r)
+
+
+def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_its_verdict(home, fleet_factory):
+    import httpx
+
+    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.queue import dispatch
+    from swarmgym.suite import load_suite
+    from tests.queue.test_fleet import _port_open, free_port, procfile_command
+
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    port = free_port()
+    flower = fleet.spawn("flower", ["bash", "-c", procfile_command("flower")],
+                         {"FLOWER_BASIC_AUTH": "tester:s3cret", "FLOWER_PORT": str(port),
+                          "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"})  # `celery` of this venv
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 180, what="flower listening")
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    cid = "flower-states"
+    good, bad = plan_jobs(s, "light", "mlx", campaign_id=cid)[:2]
+    bad = bad.model_copy(update={"suite_hash": "sha256:not-this-suite", "pin_host": "mlx-a"})  # cannot run there
+    camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant="mlx", suite=s.name, suite_hash=s.hash,
+                    jobs=[good, bad])
+    save_campaign(cfg, camp)
+    store.ensure_redis(for_config(cfg), camp)
+    dispatch.send_jobs(app, cfg, cid, camp.jobs, fresh=True)
+    wait_until(finalized(home, cid), 240, 1.0, "the campaign record")
+
+    def tasks():
+        got = httpx.get(f"http://127.0.0.1:{port}/api/tasks", auth=("tester", "s3cret"), timeout=10).json()
+        return {t["args"]: t for t in got.values() if t.get("name") == "swarmgym.run_job" and cid in (t.get("args") or "")}
+    seen = wait_until(lambda: len(tasks()) == 2 and all(t.get("state") in ("SUCCESS", "FAILURE")
+                                                          for t in tasks().values()) and tasks(), 60, 1.0, "both in Flower")
+    by_job = {(good.job_id if good.job_id + "'" in a else bad.job_id): t for a, t in seen.items()}
+    assert by_job[bad.job_id]["state"] == "FAILURE" and "hashes to" in by_job[bad.job_id]["exception"]
+    assert by_job[good.job_id]["state"] == "SUCCESS" and "'overall'" in by_job[good.job_id]["result"]
+    st = json.loads(cli(home, "status", cid, "--json").stdout)
+    (problem,) = [p for p in st["problems"] if p["job_id"] == bad.job_id]
+    assert "hashes to" in problem["reason"]  # status shows the error's reason

@@ -153,3 +153,15 @@ def test_the_example_env_keeps_the_simulator_as_the_guide_says():
     assert "\nSWARMGYM_SWARM=sim\n" in env and "\nSWARMGYM_SWARM=goose" not in env
     assert "keep SWARMGYM_SWARM=sim" in (repo / "docs" / "fleet.md").read_text()
     assert "SWARMGYM_QUEUE_DEAD_HOST_SECS" in env
+
+
+def test_schedule_list_json_gives_the_next_run_as_data(tmp_path):
+    import json
+
+    cfg_with(tmp_path, [{"name": "nightly", "cron": "0 2 * * *", "tier": "high", "variant": "mlx",
+                         "timezone": "Europe/Paris"}])
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "schedule", "list", "--json"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    (row,) = json.loads(p.stdout)
+    assert row["name"] == "nightly" and row["next_run"].endswith("+01:00") and "T02:00" in row["next_run"]
