@@ -23,7 +23,7 @@ from celery import shared_task
 from swarmgym.errors import SwarmgymError
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
-from swarmgym.queue import counters, deadhosts, dispatch, durable, store
+from swarmgym.queue import counters, deadhosts, dispatch, durable, plans, store
 from swarmgym.queue.app import app_config
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -95,7 +95,8 @@ def _summarize(cfg, r, cid: str, rec, secs: float | None = None) -> None:
     data = rec.data or {}
     counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
                        findings=len(data.get("findings") or []), recorded=data.get("jobs"),
-                       planned=data.get("planned"), finalize_secs=secs, drop=[deadhosts.lost_key(cid)])
+                       planned=data.get("planned"), finalize_secs=secs,
+                       drop=[deadhosts.lost_key(cid), plans.plan_key(cid)])
 
 
 def finalize(app, cfg, cid: str) -> dict:
