@@ -41,16 +41,16 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from swarmgym.campaign import Campaign, save_campaign  # noqa: E402
-from swarmgym.config import load_config  # noqa: E402
-from swarmgym.ledger import Ledger  # noqa: E402
-from swarmgym.models import JobSpec  # noqa: E402
-from swarmgym.queue import counters, dispatch, store  # noqa: E402
-from swarmgym.queue.app import make_app  # noqa: E402
-from swarmgym.queue.localfleet import LocalFleet  # noqa: E402
-from swarmgym.queue.localredis import LocalRedis  # noqa: E402
-from swarmgym.queue.redis_util import for_config  # noqa: E402
-from swarmgym.suite import load_suite  # noqa: E402
+from swarmgym.campaign import Campaign, save_campaign
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
+from swarmgym.models import JobSpec
+from swarmgym.queue import counters, dispatch, store
+from swarmgym.queue.app import make_app
+from swarmgym.queue.localfleet import LocalFleet
+from swarmgym.queue.localredis import LocalRedis
+from swarmgym.queue.redis_util import for_config
+from swarmgym.suite import load_suite
 
 VARIANT = "scale"
 SUITE = {"name": "scale-v1", "description": "one file, one check (benchmarks/scale.py)", "specs": [{
