@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from swarmgym.config import load_config  # noqa: E402
 from swarmgym.models import LedgerRecord  # noqa: E402
-from swarmgym.queue import dispatch, durable, liveness  # noqa: E402
+from swarmgym.queue import deadhosts, dispatch, durable, liveness  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.queue.lease import lease_key  # noqa: E402
 from swarmgym.queue.localfleet import LocalFleet  # noqa: E402
@@ -250,10 +250,11 @@ def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: f
     counts = jsonl_counts(stack.home, cid)
     ok = False
     try:
-        if ev["kind"] in ("kill_host", "stop_host"):
+        if ev["kind"] in ("kill_host", "stop_host"):  # the job is back in the queue (or already recorded)
             (jid,) = ev["jobs"]
             holder = r.get(lease_key(jid)) or ""
-            ok = counts[jid] >= 1 or (bool(holder) and not holder.startswith(ev["host"] + "|"))
+            ok = (counts[jid] >= 1 or jid in deadhosts.lost_jobs_of(r, cid)
+                  or (bool(holder) and not holder.startswith(ev["host"] + "|")))
         elif ev["kind"] == "kill_coordinator":
             done = all(counts[j] >= 1 for j in planned)
             ok = "coordinator@coord" not in stack.down and (
