@@ -114,7 +114,7 @@ def hosts(r: redis.Redis, dead_secs: float, now: float | None = None) -> dict[st
 
 def fmt_secs(secs: float) -> str:
     """``130`` -> ``2m10s``; ``4`` -> ``4s``; ``3725`` -> ``1h02m``."""
-    s = int(round(secs))
+    s = round(secs)
     if s < 60:
         return f"{s}s"
     if s < 3600:
@@ -137,7 +137,7 @@ class HostBeat:
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, name=f"hostbeat-{host}", daemon=True)
 
-    def start(self) -> "HostBeat":
+    def start(self) -> HostBeat:
         self.thread.start()
         return self
 

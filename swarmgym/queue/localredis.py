@@ -86,7 +86,7 @@ class LocalRedis:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self) -> "LocalRedis":
+    def __enter__(self) -> LocalRedis:
         return self
 
     def __exit__(self, *exc: object) -> None:

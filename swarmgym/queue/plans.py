@@ -12,7 +12,13 @@ import logging
 
 import redis
 
-from swarmgym.campaign import Campaign, campaign_path, list_campaigns, load_campaign, save_campaign
+from swarmgym.campaign import (
+    Campaign,
+    campaign_path,
+    list_campaigns,
+    load_campaign,
+    save_campaign,
+)
 from swarmgym.errors import UsageError
 from swarmgym.queue.redis_util import PREFIX
 

@@ -77,5 +77,5 @@ def coordinator_alive(cfg, r) -> tuple[bool, str]:
     live = [h for h, i in coords.items() if not i["dead"]]
     if live:
         return True, ""
-    h, i = min(coords.items(), key=lambda kv: kv[1]["silent"])
+    _, i = min(coords.items(), key=lambda kv: kv[1]["silent"])
     return False, f"the coordinator ({i.get('node')}) has been silent for {fmt_secs(i['silent'])}"
