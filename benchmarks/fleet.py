@@ -11,8 +11,8 @@
     swarm wall) and record (job finished -> ledger written), p50 / p95;
 (c) CPU cost of the psutil sampler at 1 Hz over a 10-process tree.
 
-Uses Redis DBs 13/14 on 127.0.0.1:6379 (flushed) and holds the test lock so it never runs
-alongside the queue tests.  Durations are set per job through SWARMGYM_SIM_TIME_SCALE.
+Starts its own throwaway ``redis-server`` on a free port (no persistence), so it never meets the
+queue tests or another benchmark on the same machine.  Durations are set per job through SWARMGYM_SIM_TIME_SCALE.
 """
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import redis
@@ -42,8 +41,8 @@ from swarmgym.queue.redis_util import for_config  # noqa: E402
 from swarmgym.suite import load_suite  # noqa: E402
 from workers.sampler import HostSampler  # noqa: E402
 
-BROKER, BACKEND = "redis://127.0.0.1:6379/13", "redis://127.0.0.1:6379/14"
-LOCK = ("redis://127.0.0.1:6379/11", "swarmgym-tests:fleet-lock")
+from swarmgym.queue.localredis import LocalRedis  # noqa: E402
+
 SCALES = [0.004, 0.05, 0.004, 0.2, 0.004, 0.6, 0.004, 0.05, 0.2, 0.004]  # heterogeneous swarm durations
 
 
@@ -56,30 +55,19 @@ def pct(xs, q):
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-def lock():
-    r = redis.Redis.from_url(LOCK[0], decode_responses=True)
-    token = uuid.uuid4().hex
-    deadline = time.time() + 900
-    while not r.set(LOCK[1], token, nx=True, ex=1800):
-        if time.time() > deadline:
-            sys.exit("Redis DBs 13/14 busy (queue tests running); try again later")
-        time.sleep(3)
-    return r, token
-
-
-def make_home(root: Path, name: str) -> Path:
+def make_home(root: Path, name: str, server: LocalRedis) -> Path:
     home = root / name
     home.mkdir()
     (home / "config.yaml").write_text(yaml.safe_dump({"queue": {
-        "broker_url": BROKER, "result_backend": BACKEND, "visibility_timeout": 3600, "lease_ttl": 30,
+        "broker_url": server.url(0), "result_backend": server.url(1), "visibility_timeout": 3600, "lease_ttl": 30,
         "sample_hz": 1.0}}))
     return home
 
 
 def run_campaign(home: Path, hosts: int, n_jobs: int, env: dict[str, str] | None = None) -> dict:
-    for url in (BROKER, BACKEND):
-        redis.Redis.from_url(url).flushdb()
     cfg = load_config(home)
+    for url in (cfg.queue.broker_url, cfg.result_url):
+        redis.Redis.from_url(url).flushdb()
     app = make_app(cfg)
     fleet = LocalFleet(home, {"SWARMGYM_SIM_TIME_SCALE": "0.004", **(env or {})}, die_with_parent=True)
     try:
@@ -97,7 +85,7 @@ def run_campaign(home: Path, hosts: int, n_jobs: int, env: dict[str, str] | None
         save_campaign(cfg, camp)
         store.ensure_redis(for_config(cfg), camp)
         t0 = time.time()
-        dispatch.send_chord(app, cfg, cid, jobs, fresh=True)
+        dispatch.send_jobs(app, cfg, cid, jobs, fresh=True)
         ledger_path = home / "ledger"
         while not (ledger_path.exists() and Ledger(ledger_path).has_job(f"campaign:{cid}")):
             if time.time() - t0 > 1800:
@@ -158,23 +146,22 @@ def main() -> None:
     ap.add_argument("--hosts", type=int, default=3)
     ap.add_argument("--skip-sequential", action="store_true", help="report sum(d) instead of running one host")
     a = ap.parse_args()
-    r, token = lock()
+    server = LocalRedis()
     root = Path(tempfile.mkdtemp(prefix="swarmgym-fleet-bench-"))
     results = {}
     try:
         print("(c) sampler cost ...", flush=True)
         samp = sampler_cost()
         print(f"(a) {a.jobs} jobs over {a.hosts} hosts, swarmgym settings ...", flush=True)
-        results["swarmgym (prefetch 1, late ack)"] = run_campaign(make_home(root, "fleet"), a.hosts, a.jobs)
+        results["swarmgym (prefetch 1, late ack)"] = run_campaign(make_home(root, "fleet", server), a.hosts, a.jobs)
         print("(a) same jobs, Celery default prefetch ...", flush=True)
         results["celery defaults (prefetch 4, early ack)"] = run_campaign(
-            make_home(root, "defaults"), a.hosts, a.jobs, {"SWARMGYM_CELERY_DEFAULT_PREFETCH": "1"})
+            make_home(root, "defaults", server), a.hosts, a.jobs, {"SWARMGYM_CELERY_DEFAULT_PREFETCH": "1"})
         if not a.skip_sequential:
             print("(a) same jobs one after another (1 host) ...", flush=True)
-            results["one after another (1 host)"] = run_campaign(make_home(root, "seq"), 1, a.jobs)
+            results["one after another (1 host)"] = run_campaign(make_home(root, "seq", server), 1, a.jobs)
     finally:
-        if r.get(LOCK[1]) == token:
-            r.delete(LOCK[1])
+        server.close()
     base = results["swarmgym (prefetch 1, late ack)"]
     print()
     print(f"(a) makespan, {a.jobs} jobs with heterogeneous durations "

@@ -115,11 +115,15 @@ class QueueConfig(_Section):
     lease_ttl: int = Field(120, gt=0, description="job lease expiry, renewed while the job runs")
     sample_hz: float = Field(1.0, gt=0, description="psutil samples per second during a job")
     artefact_cap_mb: float = Field(20.0, ge=0, description="largest artefact bundle shipped to the coordinator")
-    soft_time_limit: int = Field(7200, gt=0)
+    soft_time_limit: int = Field(7200, ge=0, description="seconds; 0 = none (the hard limit alone)")
     time_limit: int = Field(7500, gt=0)
-    reconcile_secs: float = Field(300.0, gt=0, description="how often beat runs reconcile")
+    reconcile_secs: float = Field(60.0, gt=0, description="how often beat runs reconcile (auto-resume)")
+    dead_host_secs: float = Field(120.0, gt=0, description="a host silent this long (no lease renewal, no "
+                                                           "heartbeat) is dead: its running job is re-sent")
     lost_grace: float = Field(900.0, ge=0, description="a job unseen (not queued/running/recorded) this long is re-sent")
     schedule_grace: float = Field(1800.0, gt=0, description="a cron window older than this is skipped, not run late")
+    summary_ttl: int = Field(2592000, gt=0, description="seconds a finalized campaign's Redis summary is kept")
+    coordinator_threads: int = Field(8, ge=1, le=64, description="record_job threads sharing one batched ledger writer")
 
 
 class Schedule(_Section):

@@ -8,6 +8,7 @@
     ├── LedgerError          the ledger cannot be read or written
     ├── BrainError           a brain gave no valid answer in the allowed tries
     └── QueueError           the broker / Celery side failed
+        └── JobNotRun        a fleet job could not run (recorded as an error; Flower shows FAILURE)
 
 Errors that must be kept are stored as data (:class:`swarmgym.models.ErrorInfo`),
 never as pickled exceptions.
@@ -53,3 +54,6 @@ class IsolationError(SwarmgymError):
     """No isolation backend can box untrusted code here (and ``none`` was not asked for)."""
 
     exit_code = 2
+class JobNotRun(QueueError):
+    """Raised by the host task *after* the job's error result was sent for recording, so the task
+    ends in FAILURE (Flower, events) instead of a SUCCESS that hides it."""

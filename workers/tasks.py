@@ -26,8 +26,9 @@ from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
+from swarmgym.errors import JobNotRun
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
-from swarmgym.queue import accept, store
+from swarmgym.queue import accept, deadhosts, liveness, store
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -123,6 +124,14 @@ def execute(job: JobSpec, cfg, host: str, guard_pid: int | None, soft_limit: flo
     return res
 
 
+def to_coordinator(app, name: str, args: list, label: str) -> None:
+    """Send a task to the coordinator: no result kept, the body zlib-compressed (a JobResult shrinks
+    ~4x: it waits in Redis until the coordinator takes it), and Flower shows ``label``, not a repr
+    of the whole payload."""
+    app.send_task(name, args=args, queue=COORDINATOR_QUEUE, ignore_result=True, compression="zlib",
+                  argsrepr=repr([label]), kwargsrepr="{}")
+
+
 def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
     folder = cfg.runs_dir / res.session_id
     try:
@@ -131,7 +140,7 @@ def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
         log.warning("artefacts of %s not packed: %s", res.session_id, e)
         payload, where = None, str(folder.resolve())
     if payload is not None:
-        task.app.send_task("swarmgym.store_artefacts", args=[res.session_id, payload], queue=COORDINATOR_QUEUE)
+        to_coordinator(task.app, "swarmgym.store_artefacts", [res.session_id, payload], res.session_id)
         return res.model_copy(update={"artefacts": where})
     if where:  # too big to ship: it stays on this host, and the record says where
         return res.model_copy(update={"artefacts": f"{res.host}:{where}"})
@@ -149,6 +158,8 @@ class RunJobTask(Task):
     timeout, so the campaign still completes and reconcile does not re-send a job that hangs."""
 
     def on_failure(self, exc, task_id, args, kwargs, einfo):
+        if isinstance(exc, JobNotRun):  # its error result is already on its way to the ledger
+            return
         try:
             job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
             cfg = app_config(self.app)
@@ -156,14 +167,12 @@ class RunJobTask(Task):
             status = "timeout" if isinstance(exc, TimeLimitExceeded) else "error"
             err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
             res = failed_result(job, host, status, err, time.time())
-            r = for_config(cfg)
-            r.hset(store.hash_key(job.campaign_id), "finalize_pending", 1)
-            self.app.send_task("swarmgym.record_job", args=[res.model_dump(mode="json")], queue=COORDINATOR_QUEUE)
+            to_coordinator(self.app, "swarmgym.record_job", [res.model_dump(mode="json")], job.job_id)
         except Exception as e:  # reconcile will find the job lost
             log.error("run_job %s failed and could not be recorded: %s", task_id, e)
 
 
-@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_job_task(self, job: dict) -> dict:
     task_started = time.time()
     cfg = app_config(self.app)
@@ -177,16 +186,23 @@ def run_job_task(self, job: dict) -> dict:
     if (refused := accept.check_run(cfg, r, spec, host)) is not None:
         return refused
     marker = {"job_id": spec.job_id, "campaign_id": spec.campaign_id, "host": host}
-    lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl)
+    lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl, beat_every=cfg.queue.dead_host_secs / 4)
     try:
-        if store.redis_status(r, spec.campaign_id).get("status") == "cancelled":
+        status = store.redis_status(r, spec.campaign_id).get("status")
+        if status == "cancelled":
             return {**marker, "cancelled": True}
-        if '"state": "done"' in (r.hget(store.jobs_key(spec.campaign_id), spec.job_id) or ""):
+        if status == "finalized":
+            return {**marker, "duplicate": True, "reason": "campaign finalized"}
+        if deadhosts.is_stale(r, self.request.id):  # taken from this host while it was silent
+            return {**marker, "duplicate": True, "reason": "stale delivery (re-sent while this host was silent)"}
+        refuse_other_suite(self, r, cfg, spec, host)
+        if deadhosts.job_done(r, spec.campaign_id, spec.job_id):
             return {**marker, "duplicate": True, "reason": "already recorded"}
         if not lease.acquire():
             log.warning("run_job %s: duplicate delivery, lease held by %s", spec.job_id, lease.held_by)
             return {**marker, "duplicate": True, "held_by": lease.held_by}
         store.mark_job(r, spec.campaign_id, spec.job_id, "running", host=host, task_id=self.request.id)
+        liveness.started(r, spec.model_dump(mode="json"), host, self.request.id)
     except redis.RedisError as e:  # no lease without Redis: run anyway, the ledger dedupes
         log.warning("run_job %s: lease unavailable (%s); running without it", spec.job_id, e)
     guard = start_guard(os.getpid())
@@ -202,6 +218,7 @@ def run_job_task(self, job: dict) -> dict:
     try:
         if r.exists(draining_key(host, os.getppid())):
             store.mark_job(r, spec.campaign_id, spec.job_id, "queued", requeued_by=host)
+            liveness.finished(r, spec.job_id, self.request.id)
             raise Reject(f"worker {self.request.hostname} shutting down: job requeued", requeue=True)
     except redis.RedisError:
         pass
@@ -215,14 +232,54 @@ def run_job_task(self, job: dict) -> dict:
         log.warning("artefacts of %s not shipped: %s", res.session_id, e)
         res = res.model_copy(update={"artefacts": f"{host}:{(cfg.runs_dir / res.session_id).resolve()}"})
     out = res.model_dump(mode="json")
+    try:  # the result is on its way to the coordinator: not lost while its ledger write is retried
+        store.mark_job(r, spec.campaign_id, spec.job_id, "recording", host=host, task_id=self.request.id)
+    except redis.RedisError:
+        pass
     for attempt in range(3):
         try:
-            self.app.send_task("swarmgym.record_job", args=[out], queue=COORDINATOR_QUEUE)
+            to_coordinator(self.app, "swarmgym.record_job", [out], spec.job_id)
             break
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)
             time.sleep(1 + attempt)
-    return out
+    try:
+        liveness.finished(r, spec.job_id, self.request.id)
+    except redis.RedisError:
+        pass
+    shown = task_result(res)
+    if res.status == "error":  # could not run: FAILURE in Flower, with the reason
+        err = res.error
+        raise JobNotRun(f"{spec.job_id} on {host}: " + (f"{err.type}: {err.message}" if err else "no result")[:500])
+    return shown
+
+
+def refuse_other_suite(task, r, cfg, spec: JobSpec, host: str) -> None:
+    """A host whose suite hashes differently takes none of that suite's jobs from a shared queue: it puts
+    the job back for another host and stops consuming the queue (``workers`` says why).  A job pinned to
+    this host runs, and its error says which hashes differ."""
+    from swarmgym.queue.lifecycle import local_suite_hash
+
+    have = local_suite_hash(cfg, spec.suite)
+    queue = (task.request.delivery_info or {}).get("routing_key") or ""
+    if have == spec.suite_hash or not queue.startswith("variant."):
+        return
+    why = (f"suite {spec.suite} hashes to {have} here, jobs expect {spec.suite_hash}" if have
+           else f"no suite {spec.suite} here")
+    log.error("run_job %s: %s: not consuming %s any more; job put back for another host", spec.job_id, why, queue)
+    liveness.note_not_consuming(r, host, queue, why)
+    task.app.control.cancel_consumer(queue, destination=[task.request.hostname], reply=False)
+    raise Reject(f"{why}: put back for another host", requeue=True)
+
+
+def task_result(res: JobResult) -> dict:
+    """What the task returns (Flower's result column): the verdict, not the whole JobResult (that
+    goes to the coordinator in ``record_job``)."""
+    v = res.verdict
+    return {"job_id": res.job.job_id, "host": res.host, "status": res.status,
+            "overall": v.overall if v else None, "functional": v.functional if v else None,
+            "dimensions": {k: d.status for k, d in v.dimensions.items()} if v else {},
+            "wall_secs": res.wall_secs, "error": f"{res.error.type}: {res.error.message}"[:300] if res.error else None}
 
 
 @worker_shutting_down.connect

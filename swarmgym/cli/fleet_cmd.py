@@ -6,6 +6,7 @@ loads the same broker settings as the workers.  Every option has an env var
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -13,7 +14,13 @@ import time
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from swarmgym.cli import config_from
@@ -45,62 +52,131 @@ def _redis(cfg):
 
 
 def campaign_state(cfg, r, cid: str) -> dict:
-    """Per-job state of a campaign from the plan, the ledger and Redis."""
-    from swarmgym.ledger import Ledger
-    from swarmgym.queue import dispatch, store
+    """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
+    import sqlite3
 
-    camp = store.load_campaign(cfg, cid)
-    ledger = Ledger(cfg.ledger_dir)
-    recs = {x.job_id: x for x in ledger.records(kind="session", campaign_id=cid)}
-    states = store.job_states(r, cid) if r is not None else {}
-    running = dispatch.running_job_ids(r, [j.job_id for j in camp.jobs if j.job_id not in recs]) if r else set()
-    rows = []
-    for j in camp.jobs:
-        rec = recs.get(j.job_id)
-        st = states.get(j.job_id, {})
-        if rec is not None:
-            state, host, overall = "done", rec.host, rec.overall
-        elif j.job_id in running or st.get("state") == "running":
-            state, host, overall = "running", st.get("host", ""), ""
-        elif st:
-            state, host, overall = st.get("state", "queued"), st.get("host", ""), ""
-        else:
-            state, host, overall = "unknown", "", ""
-        rows.append({"job": j, "state": state, "host": host, "overall": overall, "rec": rec})
-    finalized = ledger.has_job(f"campaign:{cid}")
-    all_done = all(x["state"] == "done" for x in rows)
-    status = ("finalized" if finalized else "cancelled" if camp.cancelled
-              else "complete" if all_done and camp.mode == "local" else "running")  # bench: no chord body
-    return {"campaign": camp, "rows": rows, "status": status, "done": sum(x["state"] == "done" for x in rows),
-            "running": sum(x["state"] == "running" for x in rows), "total": len(rows),
-            "campaign_record": ledger.find(f"campaign:{cid}")[0] if finalized else None}
+    from swarmgym.queue import progress, views
+
+    try:
+        return views.decorate(cfg, r, progress.summary(cfg, r, cid))
+    except (sqlite3.Error, OSError) as e:  # the ledger's disk is full or gone: one line, never a traceback
+        from swarmgym.queue.durable import describe
+
+        raise QueueError(f"{cfg.ledger_dir}: cannot read the ledger ({describe(e)})") from None
 
 
-def _table(st: dict) -> Table:
-    t = Table(title=f"campaign {st['campaign'].campaign_id} — {st['status']}", title_justify="left")
+def _ago(ts) -> str:
+    try:
+        secs = max(0.0, time.time() - float(ts))
+    except (TypeError, ValueError):
+        return "-"
+    return f"{secs:.0f}s ago" if secs < 120 else f"{secs / 60:.0f}m ago"
+
+
+def _recent_table(st: dict) -> Table:
+    t = Table(title=f"campaign {st['campaign_id']} — last changes", title_justify="left")
+    for col in ("job", "state", "host", "overall", "when"):
+        t.add_column(col)
+    for c in st["recent"]:
+        t.add_row(str(c.get("job", "?")), str(c.get("s", "?")), c.get("host") or "-",
+                  BADGE.get(c.get("overall") or "", c.get("overall") or "-"), _ago(c.get("ts")))
+    return t
+
+
+def _all_table(cfg, r, st: dict) -> Table:
+    from swarmgym.queue import progress
+
+    t = Table(title=f"campaign {st['campaign_id']} — {st['status']}", title_justify="left")
     for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
         t.add_column(col)
-    for x in st["rows"]:
-        j, rec = x["job"], x["rec"]
-        t.add_row(j.job_id, j.spec, str(j.rep), x["state"], x["host"] or "-", BADGE.get(x["overall"], x["overall"] or "-"),
-                  f"{rec.wall_secs:.1f}" if rec else "-")
+    for x in progress.rows(cfg, r, st["campaign_id"]):
+        t.add_row(x["job_id"], x["spec"], str(x["rep"]), x["state"], x["host"] or "-",
+                  BADGE.get(x["overall"], x["overall"] or "-"),
+                  f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-")
     return t
 
 
 def _summary(st: dict) -> str:
-    c = st["campaign"]
-    counts: dict[str, int] = {}
-    for x in st["rows"]:
-        if x["overall"]:
-            counts[x["overall"]] = counts.get(x["overall"], 0) + 1
-    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    line = (f"{c.campaign_id}: {c.variant}/{c.tier} {st['status']}; {st['done']}/{st['total']} recorded"
-            + (f" ({outcome})" if outcome else "") + f", {st['running']} running")
+    counts = st.get("outcomes") or {}
+    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v)
+    head = f"{st['campaign_id']}: "
+    if st.get("variant"):
+        head += f"{st['variant']}/{st.get('tier')} "
+    line = (head + f"{st['status']}; {st['recorded']}/{st['planned']} recorded"
+            + (f" ({outcome})" if outcome else "") + f", {st['running']} running, {st['queued']} queued")
+    if st.get("stale"):
+        line += f", {st['stale']} stale"
+    if st.get("lost"):
+        line += f", {len(st['lost'])} re-sent from silent hosts"
     rec = st.get("campaign_record")
     if rec is not None:
         findings = rec.data.get("findings", [])
         line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
-    return line
+    from swarmgym.queue import durable
+
+    err = durable.line(st.get("ledger_error"))
+    return line + (f"\n{err}" if err else "")
+
+
+def _problems_table(st: dict) -> Table | None:
+    """Jobs taken from silent hosts and jobs that errored or failed, with the reason: what a person
+    reads first in the morning."""
+    from swarmgym.queue import views
+
+    lines = views.problem_rows(st)
+    if not lines:
+        return None
+    t = Table(title="needs a look", title_justify="left")
+    for col in ("job", "state", "reason"):
+        t.add_column(col, overflow="fold")
+    for x in lines:
+        t.add_row(x["job_id"], x["state"], x["reason"])
+    return t
+
+
+def _json(data) -> None:
+    import json
+
+    click.echo(json.dumps(data, indent=1, default=str))
+
+
+def _json_state(cfg, r, st: dict, all_rows: bool) -> dict:
+    from swarmgym.queue import progress
+
+    out = {k: v for k, v in st.items() if k != "campaign_record"}
+    rec = st.get("campaign_record")
+    out["campaign_record"] = rec.model_dump(mode="json") if rec is not None else None
+    if all_rows:
+        out["jobs"] = list(progress.rows(cfg, r, st["campaign_id"]))
+    return out
+
+
+DONE_STATES = ("finalized", "cancelled", "complete")
+BIG_PLAN = 1000  # jobs: above this, sending shows a progress bar
+
+
+@contextlib.contextmanager
+def _send_progress():
+    """A ``progress(n_sent)`` callback for :func:`dispatch.send_jobs`; draws a bar (stderr) only once the
+    first batch is out of a plan that is still going (large plans), so small enqueues print nothing."""
+    console = Console(stderr=True)
+    prog = Progress(TextColumn("sending"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    transient=True)
+    state: dict = {}
+
+    def update(n: int, total: int | None = None) -> None:
+        if "task" not in state:
+            if (total or 0) < BIG_PLAN:
+                return
+            prog.start()
+            state["task"] = prog.add_task("sending", total=total)
+        prog.update(state["task"], completed=n)
+
+    try:
+        yield update
+    finally:
+        if "task" in state:
+            prog.stop()
 
 
 def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> dict:
@@ -108,11 +184,13 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
     st = campaign_state(cfg, r, cid)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as prog:
-        task = prog.add_task(cid, total=st["total"])
+        task = prog.add_task(cid, total=st["planned"])
         while True:
             st = campaign_state(cfg, r, cid)
-            prog.update(task, completed=st["done"], description=f"{cid} [dim]{st['running']} running[/]")
-            if st["status"] in ("finalized", "cancelled", "complete") or (deadline and time.monotonic() > deadline):
+            prog.update(task, completed=st["recorded"], total=st["planned"],
+                        description=f"{cid} [dim]{st['running']} running[/]"
+                        + (" [red]ledger writes failing, retrying[/]" if st.get("ledger_error") else ""))
+            if st["status"] in DONE_STATES or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
     return st
@@ -128,15 +206,32 @@ def register(cli: click.Group) -> None:
     @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_ENQUEUE_SUITE]")
     @click.option("--campaign-id", default=None, help="explicit id; an id already enqueued does nothing [env SWARMGYM_ENQUEUE_CAMPAIGN_ID]")
     @click.option("--wait", is_flag=True, default=False, help="show progress until the campaign is finalized [env SWARMGYM_ENQUEUE_WAIT]")
+    @click.option("--require-workers", is_flag=True, default=False,
+                  help="refuse (exit 2) when no host serving the variant is online [env SWARMGYM_ENQUEUE_REQUIRE_WORKERS]")
     @click.pass_context
-    def enqueue(ctx, tier, variant, pin_host, swarm, suite, campaign_id, wait):
-        """Plan a campaign and send it to the fleet as one chord; prints the campaign id at once."""
-        from swarmgym.queue import dispatch
+    def enqueue(ctx, tier, variant, pin_host, swarm, suite, campaign_id, wait, require_workers):
+        """Plan a campaign and send it to the fleet; prints the campaign id at once."""
+        from swarmgym.queue import dispatch, preflight
+        from swarmgym.queue.routing import check_name
+        from swarmgym.suite import load_suite
 
         cfg = config_from(ctx)
         r = _redis(cfg)
-        sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
-                                pin_host=pin_host, campaign_id=campaign_id, suite=suite)
+        check_name("variant", variant)
+        if pin_host:
+            check_name("pin-host", pin_host)
+        if wait:
+            alive, why = preflight.coordinator_alive(cfg, r)
+            if not alive:
+                raise QueueError(f"--wait: no coordinator is alive ({why}); nothing sent")
+        s = load_suite(suite or cfg.suite, cfg.suites_dir)
+        pf = preflight.check(cfg, r, swarm=swarm or cfg.swarm.adapter, variant=variant, pin_host=pin_host,
+                             suite=s.name, suite_hash=s.hash, require_workers=require_workers)
+        for w in pf.warnings:
+            click.echo(f"warning: {w}", err=True)
+        with _send_progress() as progress:
+            sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
+                                    pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)
         click.echo(sent.campaign_id)
         if not sent.created:
             click.echo(f"campaign {sent.campaign_id} already enqueued ({sent.jobs} jobs): nothing sent", err=True)
@@ -151,10 +246,15 @@ def register(cli: click.Group) -> None:
     @cli.command("status")
     @click.argument("campaign_id", required=False)
     @click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
-    @click.option("--jobs/--no-jobs", default=True, help="per-job table [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--jobs/--no-jobs", default=True, help="table of the last changes [env SWARMGYM_STATUS_JOBS]")
+    @click.option("--all", "all_rows", is_flag=True, default=False,
+                  help="every job of the campaign (read page by page; linear in the campaign) [env SWARMGYM_STATUS_ALL]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
     @click.pass_context
-    def status(ctx, campaign_id, watch, jobs):
-        """Per-job state of a campaign (or a line per campaign)."""
+    def status(ctx, campaign_id, watch, jobs, all_rows, as_json):
+        """A campaign's counters and last changes (or a line per campaign); --all for every job."""
+        import json as _json
+
         from swarmgym.queue import store
 
         cfg = config_from(ctx)
@@ -162,21 +262,33 @@ def register(cli: click.Group) -> None:
         try:
             r = _redis(cfg)
         except QueueError as e:
-            console.print(f"[yellow]{e}; showing the ledger only[/]")
+            Console(stderr=True).print(f"[yellow]{e}; showing the ledger only[/]")
             r = None
         if not campaign_id:
             ids = store.list_campaigns(cfg)
-            if not ids:
+            if not ids and not as_json:
                 console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
-            for cid in ids[-30:]:
-                console.print(_summary(campaign_state(cfg, r, cid)), soft_wrap=True)
+            states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
+            if as_json:
+                click.echo(_json.dumps([_json_state(cfg, r, st, False) for st in states], default=str))
+                return
+            for st in states:
+                console.print(_summary(st), soft_wrap=True)
             return
-        if watch and r is not None:
+        if watch and r is not None and not as_json:
             st = _watch(cfg, r, campaign_id, console)
         else:
             st = campaign_state(cfg, r, campaign_id)
-        if jobs:
-            console.print(_table(st))
+        if as_json:
+            click.echo(_json.dumps(_json_state(cfg, r, st, all_rows), default=str))
+            return
+        if all_rows:
+            console.print(_all_table(cfg, r, st))
+        elif jobs and st["recent"]:
+            console.print(_recent_table(st))
+        problems = _problems_table(st) if jobs else None
+        if problems is not None:
+            console.print(problems)
         console.print(_summary(st), soft_wrap=True)
 
     @cli.command("resume")
@@ -209,31 +321,30 @@ def register(cli: click.Group) -> None:
 
     @cli.command("workers")
     @click.option("--timeout", type=float, default=1.5, show_default=True, help="seconds to wait for replies [env SWARMGYM_WORKERS_TIMEOUT]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_WORKERS_JSON]")
     @click.pass_context
-    def workers(ctx, timeout):
-        """Hosts online: worker, queues, concurrency, current job."""
+    def workers(ctx, timeout, as_json):
+        """Hosts: online, dead (silent past queue.dead_host_secs) or unresponsive; queues, current job."""
+        from swarmgym.queue import views
+
         cfg = config_from(ctx)
-        _redis(cfg)
-        insp = _app(cfg).control.inspect(timeout=timeout)
-        queues = insp.active_queues() or {}
-        active = insp.active() or {}
-        stats = insp.stats() or {}
-        if not queues:
+        r = _redis(cfg)
+        rows = views.workers_state(_app(cfg), cfg, r, timeout)
+        if as_json:
+            _json(rows)
+            return
+        if not rows:
             click.echo("no workers replied")
             return
         t = Table()
-        for col in ("worker", "host", "queues", "concurrency", "current job"):
-            t.add_column(col)
-        for node in sorted(queues):
-            jobs = []
-            for task in active.get(node) or []:
-                args = task.get("args") or []
-                job = args[0] if args and isinstance(args[0], dict) else {}
-                jobs.append(job.get("job_id") or task.get("name", "?"))
-            conc = (stats.get(node) or {}).get("pool", {}).get("max-concurrency", "?")
-            t.add_row(node, node.split("@", 1)[-1], ",".join(q["name"] for q in queues[node]), str(conc),
-                      ", ".join(jobs) or "-")
-        Console().print(t)
+        for col in ("worker", "host", "state", "queues", "concurrency", "current job", "note"):
+            t.add_column(col, overflow="fold")
+        for w in rows:
+            state = views.worker_state_text(w)
+            t.add_row(w["worker"] or "-", w["host"], state if w["state"] == "online" else f"[red]{state}[/]",
+                      ",".join(w["queues"]), str(w["concurrency"] or "-"), ", ".join(w["current_job"]) or "-",
+                      w["suite_note"] or "")
+        Console(width=max(Console().width, 140)).print(t)
 
     @cli.command("worker")
     @click.option("--variant", default=None, help="build this host serves (queue variant.<v>) [env SWARMGYM_WORKER_VARIANT]")
@@ -247,17 +358,29 @@ def register(cli: click.Group) -> None:
     @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
                   help="box for the swarm and the checks (default: config sandbox.backend, auto) "
                        "[env SWARMGYM_SANDBOX_BACKEND]")
+    @click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,
+                  help="celery pool (default: prefork for hosts, a batching thread pool for the coordinator; solo "
+                       "keeps a host to one light process, without Celery's time limits) [env SWARMGYM_WORKER_POOL]")
     @click.pass_context
-    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, isolation):
+    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, isolation, pool):
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
-        from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
+        from swarmgym.queue.routing import (
+            COORDINATOR_QUEUE,
+            check_name,
+            worker_name,
+            worker_queues,
+        )
         from workers.profiles import resolve_profile
 
         if home:
+            from pathlib import Path
+
             from swarmgym.config import load_config
 
+            if not Path(home).is_dir():
+                raise UsageError(f"--home {home}: no such folder (create it first)")
             cfg = load_config(home)
         else:
             cfg = config_from(ctx)
@@ -269,8 +392,9 @@ def register(cli: click.Group) -> None:
             if isolation != "auto":
                 resolve(isolation)  # fail now, in one line, not at the first job
             box = {"SWARMGYM_SANDBOX_BACKEND": isolation}
-        if coordinator:
-            name, queues, concurrency = f"coordinator@{host}", [COORDINATOR_QUEUE], 1
+        if coordinator:  # threads: concurrent record_job tasks share one group-commit ledger writer
+            name, queues, pool = f"coordinator@{host}", [COORDINATOR_QUEUE], pool or "threads"
+            concurrency = cfg.queue.coordinator_threads if pool == "threads" else 1
         else:
             prof = resolve_profile(cfg, variant)
             if prof is None:
@@ -278,9 +402,9 @@ def register(cli: click.Group) -> None:
             variant = prof.variant
             for k, v in prof.env.items():
                 os.environ.setdefault(k, v)
-            name, queues = worker_name(variant, host), worker_queues(variant, host)
+            name, queues, pool = worker_name(variant, host), worker_queues(variant, host), pool or "prefork"
         argv = [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "worker", "-n", name, "-Q", ",".join(queues),
-                "-c", str(concurrency), "-P", "prefork", "-E", "--loglevel", loglevel, "--without-gossip",
+                "-c", str(concurrency), "-P", pool, "-E", "--loglevel", loglevel, "--without-gossip",
                 "--without-mingle"]
         click.echo(f"worker {name} on {','.join(queues)} (home {cfg.home}, broker {mask_url(cfg.queue.broker_url)})",
                    err=True)
@@ -293,8 +417,9 @@ def register(cli: click.Group) -> None:
         """Overnight campaigns from config `schedules:` (run by the single `celery beat`)."""
 
     @schedule.command("list")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_SCHEDULE_LIST_JSON]")
     @click.pass_context
-    def schedule_list(ctx):
+    def schedule_list(ctx, as_json):
         """Configured schedules with their next run."""
         from datetime import datetime
         from zoneinfo import ZoneInfo
@@ -302,6 +427,15 @@ def register(cli: click.Group) -> None:
         from swarmgym.queue.schedules import next_fire, parse_cron
 
         cfg = config_from(ctx)
+        if as_json:
+            rows = []
+            for i, s in enumerate(cfg.schedules):
+                nxt = next_fire(parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})"),
+                                datetime.now(ZoneInfo(s.timezone)))
+                rows.append({**s.model_dump(), "next_run": nxt.isoformat() if nxt else None,
+                             "next_run_utc": nxt.astimezone(ZoneInfo("UTC")).isoformat() if nxt else None})
+            _json(rows)
+            return
         if not cfg.schedules:
             click.echo(f"no schedules in {cfg.home / 'config.yaml'} (key schedules:)")
             return

@@ -58,12 +58,18 @@ def register(cli: click.Group) -> None:
 
     @cli.command("report")
     @click.option("-n", "n", type=click.IntRange(min=1), default=30, show_default=True, help="How many sessions.")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="print the records as JSON [env SWARMGYM_REPORT_JSON]")
     @click.pass_context
-    def report(ctx: click.Context, n: int) -> None:
+    def report(ctx: click.Context, n: int, as_json: bool) -> None:
         """Print the last N sessions from the ledger."""
         from swarmgym.ledger import Ledger
 
         recs = Ledger(config_from(ctx).ledger_dir).last(n)
+        if as_json:
+            import json
+
+            click.echo(json.dumps([r.model_dump(mode="json") for r in recs], indent=1))
+            return
         if not recs:
             click.echo("the ledger has no sessions yet")
             return

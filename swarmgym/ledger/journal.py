@@ -84,7 +84,14 @@ def _check_version(path: Path, n: int, raw: bytes) -> None:
 
 def append(path: Path, line: str) -> tuple[int, int]:
     """Append one record line, fsynced.  Returns (file size after, lines written incl. a torn fix)."""
-    if "\n" in line:
+    return append_many(path, [line])
+
+
+def append_many(path: Path, lines: list[str]) -> tuple[int, int]:
+    """Append record lines in order with one write and one fsync (a batch).  Returns (file size after,
+    lines written incl. a torn fix).  A crash mid-write leaves whole lines plus at most one torn tail,
+    which readers skip and the next append terminates."""
+    if any("\n" in line for line in lines):
         raise LedgerError(f"{path}: a ledger record must serialise to one line")
     with open(path, "ab") as fh:
         pos = fh.seek(0, os.SEEK_END)
@@ -94,7 +101,7 @@ def append(path: Path, line: str) -> tuple[int, int]:
                 rd.seek(pos - 1)
                 if rd.read(1) != b"\n":
                     prefix = b"\n"  # terminate the torn bytes: they stay a (skipped) line of their own
-        fh.write(prefix + line.encode("utf-8") + b"\n")
+        fh.write(prefix + b"".join(line.encode("utf-8") + b"\n" for line in lines))
         fh.flush()
         os.fsync(fh.fileno())
-        return fh.tell(), 1 + bool(prefix)
+        return fh.tell(), len(lines) + bool(prefix)

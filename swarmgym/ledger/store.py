@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from swarmgym.errors import LedgerError
 from swarmgym.ledger import index, journal
@@ -48,6 +48,8 @@ class Ledger:
                     offset, _ = index.get_meta(con)
                 if offset == self._size():
                     return  # index is current: nothing to read
+            except sqlite3.OperationalError as e:  # full, read-only, locked, I/O: passing, not damage
+                raise LedgerError(f"{self.db}: cannot open the ledger index ({e})") from None
             except sqlite3.DatabaseError as e:
                 log.warning("%s: damaged index (%s); rebuilding it from %s", self.db, e, self.jsonl.name)
                 with self._locked():
@@ -108,20 +110,43 @@ class Ledger:
 
     def record(self, rec: LedgerRecord) -> bool:
         """Append ``rec`` unless its job_id is already in the ledger.  True if it was written."""
-        line = rec.model_dump_json()
+        return self.record_many([rec])[0]
+
+    def record_many(self, recs: Sequence[LedgerRecord]) -> list[bool]:
+        """Append a batch in order: one lock, one jsonl write + fsync, one SQLite transaction.
+
+        Idempotent per job_id like :meth:`record` (a job_id already known, or repeated within the
+        batch, is skipped: False at its position).  The jsonl is written first; if the process dies
+        before the SQLite commit, the next open indexes the appended lines, so both agree."""
+        if not recs:
+            return []
         with self._locked(), self._con() as con:
             self._catch_up(con)
-            if con.execute("SELECT 1 FROM records WHERE job_id = ?", (rec.job_id,)).fetchone():
-                return False
+            ids = list({r.job_id for r in recs})
+            known: set[str] = set()
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                known.update(row[0] for row in con.execute(
+                    f"SELECT job_id FROM records WHERE job_id IN ({','.join('?' * len(chunk))})", chunk))
+            out, todo = [], []
+            for rec in recs:
+                fresh = rec.job_id not in known
+                out.append(fresh)
+                if fresh:
+                    known.add(rec.job_id)
+                    todo.append((rec, rec.model_dump_json()))
+            if not todo:
+                return out
+            _, lines = index.get_meta(con)
             try:
-                size, written = journal.append(self.jsonl, line)
+                size, written = journal.append_many(self.jsonl, [line for _, line in todo])
             except OSError as e:
                 raise LedgerError(f"{self.jsonl}: cannot append ({e.strerror})") from None
-            _, lines = index.get_meta(con)
+            first = lines + written - len(todo) + 1  # a torn-tail fix takes the first line number
             with con:
-                index.insert(con, [index.row_of(rec, lines + written, line)])
+                index.insert(con, [index.row_of(rec, first + i, line) for i, (rec, line) in enumerate(todo)])
                 index.set_meta(con, size, lines + written)
-            return True
+            return out
 
     def rebuild(self) -> int:
         """Recreate the SQLite index from the jsonl; returns the number of records indexed."""
@@ -161,12 +186,37 @@ class Ledger:
                 args.append(val)
         return self._records(" AND ".join(conds), args)
 
+    def failures(self, campaign_id: str, limit: int = 50) -> list[LedgerRecord]:
+        """A campaign's errored and failed job records (the first ``limit``), for ``status``."""
+        return self._records("campaign_id = ? AND kind = 'session' AND overall IN ('error', 'fail')",
+                             (campaign_id, max(1, int(limit))), "ORDER BY line LIMIT ?")
+
     def has_job(self, job_id: str) -> bool:
         return bool(self._query("SELECT 1 FROM records WHERE job_id = ?", (job_id,)))
 
     def job_ids(self, campaign_id: str, kind: str | None = "session") -> list[str]:
         sql = "SELECT job_id FROM records WHERE campaign_id = ?" + (" AND kind = ?" if kind else "")
         return [r[0] for r in self._query(sql + " ORDER BY line", (campaign_id, kind) if kind else (campaign_id,))]
+
+    def page(self, campaign_id: str, columns: Sequence[str] = ("job_id", "host", "overall", "wall_secs"), *,
+             after_line: int = 0, limit: int = 500, kind: str = "session") -> list[tuple]:
+        """One page of a campaign's rows, ``(line, *columns)`` in the order written: keyset paging on the
+        line number, raw index columns (no JSON parsed), so each page costs the same however deep."""
+        bad = [c for c in columns if c not in index.COLUMNS]
+        if bad:
+            raise LedgerError(f"unknown ledger column {bad[0]!r}; known: {', '.join(index.COLUMNS)}")
+        return self._query(f"SELECT line, {', '.join(columns)} FROM records WHERE campaign_id = ? AND kind = ? "
+                           f"AND line > ? ORDER BY line LIMIT {max(1, int(limit))}", (campaign_id, kind, after_line))
+
+    def counts(self, campaign_id: str, kind: str = "session") -> dict[str, int]:
+        """overall -> number of records of a campaign (an indexed aggregate, no JSON parsed)."""
+        rows = self._query("SELECT overall, COUNT(*) FROM records WHERE campaign_id = ? AND kind = ? GROUP BY overall",
+                           (campaign_id, kind))
+        return {o or "": n for o, n in rows}
+
+    def overall_by_job(self, campaign_id: str, kind: str = "session") -> dict[str, str]:
+        rows = self._query("SELECT job_id, overall FROM records WHERE campaign_id = ? AND kind = ?", (campaign_id, kind))
+        return {j: o or "" for j, o in rows}
 
     def last(self, n: int = 30, kind: str | None = "session") -> list[LedgerRecord]:
         """The last ``n`` records written, oldest first."""

@@ -1,8 +1,9 @@
 """The Celery app: one settings function for every process (CLI, host workers, coordinator, beat, flower).
 
 DESIGN.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
-backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, results kept
-longer than any campaign, task events on for Flower.
+backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, task events on for
+Flower.  No task keeps a result (``task_ignore_result``; issue #16): nobody reads them, Flower shows
+outcomes from events, and a campaign completes by counters, not by a chord in the result backend.
 
 ``celery -A swarmgym.queue.app worker`` uses the module-level :data:`app`, built from the config of
 ``$SWARMGYM_HOME`` (or the cwd).
@@ -19,7 +20,8 @@ from kombu import Exchange, Queue
 from swarmgym.config import Config, load_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
 
-TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules"]
+TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules",
+                "swarmgym.queue.lifecycle"]
 
 
 def mask_url(url: str | None) -> str:
@@ -61,12 +63,13 @@ def celery_settings(cfg: Config) -> dict:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_track_started=True,
+        task_ignore_result=True,
         result_expires=q.result_expires,
-        result_extended=True,
+        result_extended=False,
         task_send_sent_event=True,
         worker_send_task_events=True,
         broker_connection_retry_on_startup=True,
-        task_soft_time_limit=q.soft_time_limit,
+        task_soft_time_limit=q.soft_time_limit or None,  # Celery arms the hard limit only after the soft one
         task_time_limit=q.time_limit,
         task_default_queue=COORDINATOR_QUEUE,
         task_queues=[Queue(COORDINATOR_QUEUE)],
@@ -118,12 +121,26 @@ def app_config(app: Celery) -> Config:
     return cfg
 
 
+def check_home(environ: dict[str, str] | None = None) -> None:
+    """``celery -A swarmgym.queue.app`` (worker, beat, flower) with a missing ``$SWARMGYM_HOME``: one
+    line and exit 2, not a traceback from deep inside beat's schedule file."""
+    import sys
+    from pathlib import Path
+
+    home = (os.environ if environ is None else environ).get("SWARMGYM_HOME")
+    if home and not Path(home).is_dir():
+        print(f"swarmgym: SWARMGYM_HOME {home}: no such folder (create it, or set SWARMGYM_HOME to the "
+              "swarmgym home that holds config.yaml)", file=sys.stderr, flush=True)
+        raise SystemExit(2)
+
+
 def __getattr__(name: str):
     """``app`` (what ``celery -A swarmgym.queue.app`` looks up) is built on first use, so importing
     :func:`make_app` never reads the cwd's config."""
     if name in ("app", "celery"):
         global _default
         if _default is None:
+            check_home()
             _default = make_app()
         return _default
     raise AttributeError(name)

@@ -1,46 +1,71 @@
 """Coordinator tasks (queue ``coordinator``; this worker is the only ledger writer).
 
-``record_job``        idempotent upsert of one JobResult into the ledger (duplicates change nothing)
+``record_job``        idempotent upsert of one JobResult into the ledger (duplicates change nothing),
+                      batched with concurrent records (:class:`GroupWriter`), then counted
+                      (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it
 ``store_artefacts``   unpack a host's shipped run folder into ``runs/<session_id>/``
-``finalize_campaign`` the chord body: reads the *ledger* (not its arguments), runs the campaign
-                      monitor, writes a ``kind="campaign"`` record, regenerates BENCHMARK.md + CSVs
+``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, writes a
+                      ``kind="campaign"`` record, leaves a summary in Redis, asks for the reports
+``regenerate_reports`` BENCHMARK.md + CSVs from the whole ledger (coalesced requests)
 ``reconcile``         periodic (beat) and callable: finalizes complete campaigns, re-sends lost jobs
+
+No task keeps a result: nobody reads them (Flower shows task outcomes from events).
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 import redis
 from celery import shared_task
 
-from swarmgym.errors import LedgerError, SwarmgymError
+from swarmgym.errors import SwarmgymError
+from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
-from swarmgym.queue import dispatch, store
+from swarmgym.queue import counters, deadhosts, dispatch, durable, plans, store
 from swarmgym.queue.app import app_config
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
-from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import variant_queue
+from swarmgym.queue.redis_util import PREFIX, for_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 
 log = logging.getLogger(__name__)
+REPORTS_PENDING = f"{PREFIX}reports:pending"
 _LEDGERS: dict = {}
+_WRITERS: dict = {}
+_MAKE = threading.Lock()
 
 
 def ledger_for(cfg):
     from swarmgym.ledger import Ledger
 
     key = str(cfg.ledger_dir)
-    if key not in _LEDGERS:
-        _LEDGERS[key] = Ledger(cfg.ledger_dir)
-    return _LEDGERS[key]
+    with _MAKE:
+        if key not in _LEDGERS:
+            _LEDGERS[key] = Ledger(cfg.ledger_dir)
+        return _LEDGERS[key]
 
 
-def live_host_weights(app, variant: str, timeout: float = 1.0) -> dict[str, float]:
-    """Hosts whose workers consume ``variant.<v>``, weighted by their concurrency."""
+def writer_for(cfg) -> GroupWriter:
+    """The one group-commit writer of this process's ledger (record_job threads share it)."""
+    ledger = ledger_for(cfg)
+    with _MAKE:
+        key = str(cfg.ledger_dir)
+        if key not in _WRITERS:
+            _WRITERS[key] = GroupWriter(ledger)
+        return _WRITERS[key]
+
+
+def live_host_weights(app, variant: str, timeout: float = 0.5) -> dict[str, float]:
+    """Hosts whose workers consume ``variant.<v>``, weighted by their concurrency.  The two broadcasts
+    run at once: finalize waits ``timeout`` once, not twice."""
+    from concurrent.futures import ThreadPoolExecutor
+
     try:
         insp = app.control.inspect(timeout=timeout)
-        queues = insp.active_queues() or {}
-        stats = insp.stats() or {}
+        with ThreadPoolExecutor(2) as ex:
+            fq, fs = ex.submit(insp.active_queues), ex.submit(insp.stats)
+            queues, stats = fq.result() or {}, fs.result() or {}
     except Exception as e:
         log.warning("inspect failed: %s", e)
         return {}
@@ -54,22 +79,69 @@ def live_host_weights(app, variant: str, timeout: float = 1.0) -> dict[str, floa
     return out
 
 
+def _rebuild_counters(cfg, r, cid: str) -> dict | None:
+    """Redis lost a campaign's counters (flush, restart without persistence): rebuild them from the
+    plan and the ledger, once (linear in the campaign)."""
+    try:
+        camp = store.load_campaign(cfg, cid)
+    except SwarmgymError as e:
+        log.error("counters of %s: %s", cid, e)
+        return None
+    store.ensure_redis(r, camp, recorded=ledger_for(cfg).overall_by_job(cid), ttl=cfg.queue.result_expires)
+    return counters.snapshot(r, cid, recent=0)
+
+
+def _summarize(cfg, r, cid: str, rec, secs: float | None = None) -> None:
+    data = rec.data or {}
+    counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
+                       findings=len(data.get("findings") or []), recorded=data.get("jobs"),
+                       planned=data.get("planned"), finalize_secs=secs,
+                       drop=[deadhosts.lost_key(cid), plans.plan_key(cid)])
+
+
 def finalize(app, cfg, cid: str) -> dict:
+    """Write the campaign record once every planned job is recorded.  Idempotent and re-entrant:
+    counters decide completeness in O(1); one caller at a time holds the claim; the campaign record
+    is written once (its job_id is unique); a crash anywhere leaves a state the next call (reconcile,
+    a redelivered record) finishes.  Cost: linear in this campaign's records."""
     ledger = ledger_for(cfg)
     r = for_config(cfg)
+    done = ledger.find(f"campaign:{cid}")
+    if done:
+        _summarize(cfg, r, cid, done[0])
+        return {"campaign_id": cid, "status": "finalized", "already": True}
+    snap = counters.snapshot(r, cid, recent=0) or _rebuild_counters(cfg, r, cid)
+    if snap is None:
+        return {"campaign_id": cid, "status": "unknown", "error": f"campaign {cid!r}: no plan"}
+    if not counters.complete(snap):
+        return {"campaign_id": cid, "status": "incomplete", "missing": snap["planned"] - snap["recorded"]}
+    token = counters.claim(r, cid)
+    if token is None:
+        return {"campaign_id": cid, "status": "busy"}
+    try:
+        return _finalize_claimed(app, cfg, r, cid)
+    finally:
+        counters.release(r, cid, token)
+
+
+def _finalize_claimed(app, cfg, r, cid: str) -> dict:
+    t0 = time.monotonic()
+    ledger = ledger_for(cfg)
+    done = ledger.find(f"campaign:{cid}")
+    if done:  # another process finished while we waited for the claim
+        _summarize(cfg, r, cid, done[0])
+        return {"campaign_id": cid, "status": "finalized", "already": True}
     try:
         camp = store.load_campaign(cfg, cid)
     except SwarmgymError as e:
         log.error("finalize %s: %s", cid, e)
         return {"campaign_id": cid, "status": "unknown", "error": str(e)}
-    if ledger.has_job(f"campaign:{cid}"):
-        r.hset(store.hash_key(cid), mapping={"status": "finalized", "finalize_pending": 0})
-        return {"campaign_id": cid, "status": "finalized", "already": True}
     recs = ledger.records(kind="session", campaign_id=cid)
     missing = {j.job_id for j in camp.jobs} - {x.job_id for x in recs}
-    if missing:
-        r.hset(store.hash_key(cid), "finalize_pending", 1)
-        log.info("finalize %s: %d job(s) not recorded yet; waiting", cid, len(missing))
+    if missing:  # counters disagree with the ledger (a rebuilt Redis): trust the ledger, recount
+        log.warning("finalize %s: counters said complete but %d job(s) have no record; recounting", cid, len(missing))
+        r.delete(counters.hash_key(cid))
+        _rebuild_counters(cfg, r, cid)
         return {"campaign_id": cid, "status": "incomplete", "missing": len(missing)}
     weights = {camp.pin_host: 1.0} if camp.pin_host else live_host_weights(app, camp.variant)
     findings, data = campaign_health(recs, weights)
@@ -84,21 +156,45 @@ def finalize(app, cfg, cid: str) -> dict:
                           findings=findings, suite=camp.suite, suite_hash=camp.suite_hash,
                           idle_nodes=idle_names(data), data=data, functional=rate == 1.0,
                           provenance=campaign_provenance(camp))
-    written = ledger.record(rec)
-    reports = []
-    try:
-        from swarmgym.reports import regenerate
-
-        reports = [str(p) for p in regenerate(cfg)]
-    except Exception as e:  # the record stands even if a report could not be written
-        log.error("finalize %s: reports not regenerated: %s", cid, e)
-    r.hset(store.hash_key(cid), mapping={"status": "finalized", "finalize_pending": 0})
+    written = writer_for(cfg).write(rec)
+    secs = round(time.monotonic() - t0, 3)
+    _summarize(cfg, r, cid, rec, secs)
+    request_reports(app, r)
     return {"campaign_id": cid, "status": "finalized", "written": written, "jobs": len(recs),
-            "findings": len(findings), "reports": reports}
+            "findings": len(findings), "secs": secs}
 
 
-@shared_task(name="swarmgym.record_job", bind=True, acks_late=True,
-             autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
+def request_reports(app, r) -> bool:
+    """Ask for BENCHMARK.md + CSVs to be rebuilt (they cover the whole ledger, so not inside finalize,
+    whose cost stays linear in its campaign).  Requests coalesce: one pending regeneration at a time."""
+    if not r.set(REPORTS_PENDING, "1", nx=True, ex=3600):
+        return False
+    app.send_task("swarmgym.regenerate_reports", queue=COORDINATOR_QUEUE, ignore_result=True)
+    return True
+
+
+@shared_task(name="swarmgym.regenerate_reports", bind=True, acks_late=True, ignore_result=True)
+def regenerate_reports(self) -> dict:
+    from swarmgym.reports import regenerate
+
+    cfg = app_config(self.app)
+    for_config(cfg).delete(REPORTS_PENDING)  # a campaign finalized from now on asks again
+    try:
+        return {"reports": [str(p) for p in regenerate(cfg)]}
+    except Exception as e:  # the records stand even if a report could not be written
+        log.error("reports not regenerated: %s", e)
+        return {"error": str(e)[:500]}
+
+
+def _retry(task, r, exc: BaseException, what: str):
+    """Make the failure visible, then retry with backoff, forever (see :mod:`swarmgym.queue.durable`)."""
+    durable.failing(r, exc, what)
+    return task.retry(exc=durable.as_ledger_error(exc), countdown=durable.backoff(task.request.retries),
+                      max_retries=None)
+
+
+@shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+             autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def record_job(self, result: dict) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
         return {"ignored": True}
@@ -116,17 +212,24 @@ def record_job(self, result: dict) -> dict:
     rec = record_from_result(res)
     if res.pool:
         rec.data["pool"] = [p.model_dump(mode="json") for p in res.pool]
-    new = ledger_for(cfg).record(rec)
-    cid = res.job.campaign_id
     r = for_config(cfg)
-    store.mark_job(r, cid, res.job.job_id, "done", host=res.host, overall=rec.overall)
+    try:
+        new = writer_for(cfg).write(rec)  # batched with the other threads' records; durable on return
+    except durable.WRITE_ERRORS as e:
+        raise _retry(self, r, e, res.job.job_id) from None
+    durable.ok(r)
+    cid = res.job.campaign_id
+    code, n, planned = counters.record(r, cid, res.job.job_id, host=res.host, overall=rec.overall)
+    if code == -3:
+        snap = _rebuild_counters(cfg, r, cid) or {}
+        n, planned = snap.get("recorded", 0), snap.get("planned", 0)
     out = {"job_id": res.job.job_id, "recorded": new}
-    if new and r.hget(store.hash_key(cid), "finalize_pending") == "1":
+    if code != -1 and planned and n >= planned:  # this record completed the campaign (or a retry of it)
         out["finalize"] = finalize(self.app, cfg, cid)
     return out
 
 
-@shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True)
+@shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True, ignore_result=True)
 def store_artefacts(self, session_id: str, payload: str) -> dict:
     from workers.artefacts import unpack
 
@@ -139,18 +242,33 @@ def store_artefacts(self, session_id: str, payload: str) -> dict:
         return {"session_id": session_id, "error": str(e)[:500]}
 
 
-@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True,
-             autoretry_for=(LedgerError, redis.RedisError), retry_backoff=2, max_retries=10)
+@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+             autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
-    return finalize(self.app, app_config(self.app), campaign_id)
+    cfg = app_config(self.app)
+    try:
+        out = finalize(self.app, cfg, campaign_id)
+    except durable.WRITE_ERRORS as e:
+        raise _retry(self, for_config(cfg), e, f"campaign:{campaign_id}") from None
+    durable.ok(for_config(cfg))
+    return out
 
 
 def reconcile_all(app, cfg, grace: float | None = None) -> dict:
+    """Auto-resume, with no person involved: take jobs from dead hosts, re-send jobs nobody has (a
+    flushed Redis lost them: re-sent at once, not after ``lost_grace``), finalize campaigns whose
+    jobs are all recorded (their finalize died).  ``swarmgym resume`` is the same for one campaign."""
     grace = cfg.queue.lost_grace if grace is None else grace
-    out = {"finalized": [], "requeued": {}}
+    out: dict = {"finalized": [], "requeued": {}, "dead": deadhosts.sweep(app, cfg)}
     ledger = ledger_for(cfg)
+    r = for_config(cfg)
     for cid in store.list_campaigns(cfg):
-        if ledger.has_job(f"campaign:{cid}"):
+        snap = counters.snapshot(r, cid, recent=0)
+        if (snap or {}).get("status") == "finalized" or ledger.has_job(f"campaign:{cid}"):
+            continue
+        if counters.complete(snap):  # every job recorded, the finalize died or never ran: O(1) to know
+            if finalize(app, cfg, cid).get("status") == "finalized":
+                out["finalized"].append(cid)
             continue
         try:
             camp = store.load_campaign(cfg, cid)
@@ -158,11 +276,17 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
             continue
         if camp.mode != "queue" or camp.cancelled:
             continue
-        if not dispatch.pending(cfg, camp):
+        if snap is None and not dispatch.pending(cfg, camp):
             if finalize(app, cfg, cid).get("status") == "finalized":
                 out["finalized"].append(cid)
             continue
-        lost = dispatch.lost_jobs(cfg, camp, grace)
+        flushed = flush_seen(cfg, r, camp)
+        if flushed is None:
+            continue  # Redis just lost it: the next pass acts, once leases are back
+        lost = dispatch.lost_jobs(cfg, camp, 0.0 if flushed and time.time() - camp.created > ENQUEUE_WINDOW
+                                  else grace)
+        if flushed:
+            r.hdel(store.hash_key(cid), "flushed_at")
         if lost:
             log.warning("reconcile %s: re-sending %d lost job(s)", cid, len(lost))
             dispatch.requeue(app, cfg, camp, lost)
@@ -170,6 +294,25 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
     return out
 
 
-@shared_task(name="swarmgym.reconcile", bind=True)
+def flush_seen(cfg, r, camp) -> bool | None:
+    """Did Redis lose the campaign's state (a flush, a restart without persistence)?  None when it just
+    did (the counters are rebuilt now; hosts' lease renewers need a moment to set their leases again),
+    True on a later pass once they have, False otherwise."""
+    key = store.hash_key(camp.campaign_id)
+    if not r.exists(key):
+        _rebuild_counters(cfg, r, camp.campaign_id)
+        r.hset(key, "flushed_at", round(time.time(), 3))
+        return None
+    at = float(r.hget(key, "flushed_at") or 0)
+    if at and time.time() - at < FLUSH_SETTLE:
+        return None
+    return bool(at)
+
+
+FLUSH_SETTLE = 2.0  # seconds for leases and running entries to come back after a flush
+ENQUEUE_WINDOW = 30.0  # a campaign younger than this may still be being enqueued: lost_grace applies
+
+
+@shared_task(name="swarmgym.reconcile", bind=True, ignore_result=True)
 def reconcile(self, grace: float | None = None) -> dict:
     return reconcile_all(self.app, app_config(self.app), grace)

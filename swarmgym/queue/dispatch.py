@@ -1,9 +1,9 @@
 """Enqueue, resume and cancel campaigns; find jobs that are queued or running.
 
-A campaign goes out as one chord: ``run_job`` per JobSpec on its variant/host queue, then
-``finalize_campaign(cid)`` on the coordinator queue.  ``enqueue`` with an existing campaign id
-does nothing (scheduled windows rely on it).  ``resume`` re-sends every job without a ledger
-record in a new chord.  ``cancel`` marks the plan and Redis and revokes the unstarted tasks
+A campaign goes out as ``run_job`` per JobSpec on its variant/host queue, sent in pipelined
+batches; the coordinator finalizes it when its counters (:mod:`swarmgym.queue.counters`) say every
+planned job is recorded.  ``enqueue`` with an existing campaign id does nothing (scheduled windows
+rely on it).  ``resume`` re-sends every job without a ledger record.  ``cancel`` marks the plan and Redis and revokes the unstarted tasks
 (running jobs finish; their results are still recorded).
 """
 from __future__ import annotations
@@ -14,13 +14,11 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from celery import chord
-
 from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
 from swarmgym.errors import QueueError
-from swarmgym.queue.app import declare_queues
 from swarmgym.models import JobSpec
-from swarmgym.queue import store
+from swarmgym.queue import counters, store
+from swarmgym.queue.app import declare_queues
 from swarmgym.queue.lease import lease_key
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, queue_for_job
@@ -48,42 +46,46 @@ def _fire_and_forget() -> None:
     _set_task_join_will_block(True)
 
 
-def send_chord(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool) -> str | None:
-    """Send ``jobs`` as a chord whose body finalizes ``cid``; returns the chord's result id."""
+def _argsrepr(job: JobSpec) -> str:
+    """What Flower shows as a run_job's args: the job, briefly (Celery's own ``saferepr`` of the whole
+    JobSpec costs more than sending the message)."""
+    return repr([{"job_id": job.job_id, "spec": job.spec, "rep": job.rep, "variant": job.variant}])
+
+
+def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=None, batch: int = 500) -> int:
+    """Send ``jobs`` as plain ``run_job`` tasks in pipelined batches; the coordinator finalizes ``cid``
+    when its counters say every planned job is recorded (no chord: nothing kept in the result backend).
+
+    Per-job states go to Redis first (one pipeline per ``batch``), then the messages, all through one
+    connection and producer (one pipeline per ``batch``; queues declared once, not per message; no
+    per-message retry: a failed batch is one error).  ``progress(sent, total)`` is called after each
+    batch."""
     _fire_and_forget()
     r = for_config(cfg)
-    body = app.signature("swarmgym.finalize_campaign", args=[cid], immutable=True, queue=COORDINATOR_QUEUE)
     if not jobs:
         declare_queues(app, [COORDINATOR_QUEUE])
-        body.apply_async()
-        return None
-    header = []
-    for job in jobs:
-        tid = job.job_id if fresh else f"{job.job_id}~{uuid.uuid4().hex[:6]}"
-        store.mark_job(r, cid, job.job_id, "queued", task_id=tid)
-        header.append(job_signature(app, job, tid))
-    r.hset(store.hash_key(cid), "finalize_pending", 0)
+        app.send_task("swarmgym.finalize_campaign", args=[cid], queue=COORDINATOR_QUEUE, ignore_result=True)
+        return 0
+    tids = [(j.job_id, j.job_id if fresh else f"{j.job_id}~{uuid.uuid4().hex[:6]}") for j in jobs]
+    counters.plan_jobs(r, cid, tids, ttl=cfg.queue.result_expires, requeued=not fresh, batch=batch * 4)
+    sent = 0
     try:
         declare_queues(app, {COORDINATOR_QUEUE, *(queue_for_job(j.model_dump()) for j in jobs)})
-        res = chord(header, app=app)(body)
+        with app.producer_or_acquire() as producer:
+            for i in range(0, len(jobs), batch):
+                with producer.batch(max_size=batch * 4):
+                    for job, (_, tid) in zip(jobs[i:i + batch], tids[i:i + batch]):
+                        payload = job.model_dump(mode="json")
+                        app.send_task(RUN_JOB, args=[payload], queue=queue_for_job(payload), task_id=tid,
+                                      producer=producer, ignore_result=True, retry=False, declare=[],
+                                      argsrepr=_argsrepr(job), kwargsrepr="{}")
+                sent += len(jobs[i:i + batch])
+                if progress:
+                    progress(sent, len(jobs))
     except Exception as e:  # kombu OperationalError etc.
-        raise QueueError(f"broker {mask(cfg.queue.broker_url)}: cannot send campaign {cid} ({e})") from None
-    rid = res.id
-    _drop_result_subscriptions(app)
-    return rid
-
-
-def _drop_result_subscriptions(app) -> None:
-    """Celery subscribes to the header tasks' result channels when a group is sent; we never wait
-    on them, and leaving the subscription open makes the process print a traceback at exit."""
-    rc = getattr(app.backend, "result_consumer", None)
-    if rc is None or getattr(rc, "_pubsub", None) is None:
-        return
-    try:
-        rc.stop()
-    except Exception:
-        pass
-    rc._pubsub = None
+        raise QueueError(f"broker {mask(cfg.queue.broker_url)}: cannot send campaign {cid} "
+                         f"({sent}/{len(jobs)} sent: {e})") from None
+    return sent
 
 
 def mask(url: str) -> str:
@@ -93,15 +95,19 @@ def mask(url: str) -> str:
 
 
 def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: str | None = None,
-            campaign_id: str | None = None, suite: str | None = None, seed: int | None = None) -> Sent:
+            campaign_id: str | None = None, suite: str | None = None, seed: int | None = None,
+            progress=None) -> Sent:
     """Plan (the shared pipeline: :func:`swarmgym.campaign.new_campaign`) and send a campaign."""
+    from swarmgym.queue import plans
+
     if campaign_id and campaign_path(cfg, campaign_id).is_file():
         return Sent(campaign_id, len(load_campaign(cfg, campaign_id).jobs), created=False)
     camp = new_campaign(cfg, tier, variant, swarm=swarm, mode="queue", suite=suite, pin_host=pin_host,
                         campaign_id=campaign_id, seed=seed)
+    plans.publish(for_config(cfg), camp, cfg.queue.result_expires)  # the coordinator needs no shared home
     store.ensure_redis(for_config(cfg), camp)
-    gid = send_chord(app, cfg, camp.campaign_id, camp.jobs, fresh=True)
-    return Sent(camp.campaign_id, len(camp.jobs), True, gid)
+    send_jobs(app, cfg, camp.campaign_id, camp.jobs, fresh=True, progress=progress)
+    return Sent(camp.campaign_id, len(camp.jobs), True)
 
 
 def recorded_job_ids(cfg, cid: str) -> set[str]:
@@ -110,20 +116,28 @@ def recorded_job_ids(cfg, cid: str) -> set[str]:
     return set(Ledger(cfg.ledger_dir).job_ids(cid))
 
 
+def recorded_overall(cfg, cid: str) -> dict[str, str]:
+    """job_id -> overall of a campaign's records (to rebuild its counters after Redis lost them)."""
+    from swarmgym.ledger import Ledger
+
+    return Ledger(cfg.ledger_dir).overall_by_job(cid)
+
+
 def pending(cfg, camp: Campaign) -> list[JobSpec]:
     done = recorded_job_ids(cfg, camp.campaign_id)
     return [j for j in camp.jobs if j.job_id not in done]
 
 
 def resume(app, cfg, cid: str) -> Sent:
-    camp = load_campaign(cfg, cid)
+    camp = store.load_campaign(cfg, cid)
     if camp.cancelled:
         camp.cancelled = False
         save_campaign(cfg, camp)
-    store.ensure_redis(for_config(cfg), camp, "running")
-    todo = pending(cfg, camp)
-    gid = send_chord(app, cfg, cid, todo, fresh=False)
-    return Sent(cid, len(todo), False, gid)
+    done = recorded_overall(cfg, cid)
+    store.ensure_redis(for_config(cfg), camp, "running", recorded=done, ttl=cfg.queue.result_expires)
+    todo = [j for j in camp.jobs if j.job_id not in done]
+    send_jobs(app, cfg, cid, todo, fresh=False)
+    return Sent(cid, len(todo), False)
 
 
 def cancel(app, cfg, cid: str) -> int:
@@ -190,6 +204,9 @@ def running_job_ids(r, job_ids: list[str]) -> set[str]:
     return {j for j, v in zip(job_ids, vals) if v}
 
 
+RECORDING_GRACE = 600.0  # a result sent to the coordinator but not recorded yet (ledger writes retrying)
+
+
 def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> list[JobSpec]:
     """Jobs with no ledger record, not queued, not running, in a campaign older than ``grace`` seconds."""
     now = now or time.time()
@@ -199,19 +216,17 @@ def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> li
     if not todo:
         return []
     r = for_config(cfg)
-    busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo])
+    from swarmgym.queue import liveness
+
+    busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo]) | set(liveness.running(r))
     states = store.job_states(r, camp.campaign_id)
-    recent = {j for j, s in states.items() if s.get("state") == "queued" and now - s.get("ts", 0) < grace}
+    recent = {j for j, s in states.items() if (s.get("state") == "queued" and now - s.get("ts", 0) < grace)
+              or (s.get("state") == "recording" and now - s.get("ts", 0) < max(grace, RECORDING_GRACE))}
     return [j for j in todo if j.job_id not in busy and j.job_id not in recent]
 
 
 def requeue(app, cfg, camp: Campaign, jobs: list[JobSpec]) -> None:
     """Send lost jobs again (plain tasks; the coordinator finalizes when the last one is recorded)."""
-    _fire_and_forget()
-    r = for_config(cfg)
-    declare_queues(app, {COORDINATOR_QUEUE, *(queue_for_job(j.model_dump()) for j in jobs)})
-    for job in jobs:
-        tid = f"{job.job_id}~{uuid.uuid4().hex[:6]}"
-        store.mark_job(r, camp.campaign_id, job.job_id, "queued", task_id=tid, requeued=True)
-        job_signature(app, job, tid).apply_async()
-    r.hset(store.hash_key(camp.campaign_id), "finalize_pending", 1)
+    store.ensure_redis(for_config(cfg), camp, recorded=recorded_overall(cfg, camp.campaign_id),
+                       ttl=cfg.queue.result_expires)
+    send_jobs(app, cfg, camp.campaign_id, jobs, fresh=False)

@@ -2,7 +2,8 @@
 
 The value is ``<host>|<pid>|<token>``.  A thread renews the expiry while the job runs; if Redis
 lost the key (flushed), the renewer sets it again.  Release deletes the key only if we still hold
-it.  A lease held by a dead process of *this* host (the worker was killed and restarted) is taken
+it.  Every renewal also beats for the host (the coordinator takes the job from a host silent past
+``queue.dead_host_secs``).  A lease held by a dead process of *this* host (the worker was killed and restarted) is taken
 over; one held by another host means the job is a duplicate delivery.
 """
 from __future__ import annotations
@@ -46,8 +47,9 @@ def holder(r: redis.Redis, job_id: str) -> str | None:
 class JobLease:
     """Context-free lease object: ``acquire()`` -> bool, ``release()``; renewed by a daemon thread."""
 
-    def __init__(self, r: redis.Redis, job_id: str, host: str, ttl: int = 120):
+    def __init__(self, r: redis.Redis, job_id: str, host: str, ttl: int = 120, beat_every: float = 30.0):
         self.r, self.job_id, self.host, self.ttl = r, job_id, host, max(2, int(ttl))
+        self.beat_every = beat_every
         self.key = lease_key(job_id)
         self.value = f"{host}|{os.getpid()}|{uuid.uuid4().hex[:12]}"
         self.held_by: str | None = None
@@ -63,6 +65,7 @@ class JobLease:
         return int(pid) != os.getpid() and not psutil.pid_exists(int(pid))
 
     def acquire(self) -> bool:
+        self._beat()
         if self.r.set(self.key, self.value, nx=True, ex=self.ttl):
             self._start()
             return True
@@ -78,13 +81,23 @@ class JobLease:
         self.held_by = current
         return False
 
+    def _beat(self) -> None:
+        """A lease renewal is the host's heartbeat (:mod:`swarmgym.queue.liveness`)."""
+        from swarmgym.queue.liveness import beat
+
+        try:
+            beat(self.r, self.host)
+        except redis.RedisError as e:
+            log.warning("heartbeat of %s failed: %s", self.host, e)
+
     def _start(self) -> None:
         self._thread = threading.Thread(target=self._renew_loop, name=f"lease-{self.job_id}", daemon=True)
         self._thread.start()
 
     def _renew_loop(self) -> None:
-        interval = max(0.5, self.ttl / 3)
+        interval = max(0.5, min(self.ttl / 3, self.beat_every))
         while not self._stop.wait(interval):
+            self._beat()
             try:
                 if self.r.eval(_RENEW, 1, self.key, self.value, self.ttl) == 0:
                     self.lost = True

@@ -8,10 +8,12 @@ never run hours late.  The campaign id is ``sched-<name>-<YYYYmmddHHMM>`` of the
 enqueue with an existing id does nothing, so a window runs at most once.
 
 Exactly one beat: :func:`hold_beat_lock` (connected to ``beat_init``) takes a Redis lock renewed
-while beat lives; a second beat finds it held and exits.
+while beat lives; a second beat finds it held and exits.  A clean stop releases it (a restart within
+the lock's TTL is not refused).
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import socket
@@ -191,3 +193,19 @@ def hold_beat_lock(sender=None, **kw):
         print(f"swarmgym: another beat is running ({value}); exactly one beat may run", flush=True)
         os._exit(3)
     threading.Thread(target=_renew_forever, args=(r, value, 30), daemon=True, name="beat-lock").start()
+    atexit.register(release_beat_lock, r, value)
+
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def release_beat_lock(r, value: str) -> bool:
+    """A clean stop (SIGTERM, Ctrl-C, honcho restart) frees the lock at once: the next beat may start."""
+    try:
+        return bool(r.eval(_RELEASE, 1, BEAT_LOCK, value))
+    except Exception as e:  # Redis gone: the lock expires on its own within its TTL
+        log.warning("beat lock not released: %s", e)
+        return False

@@ -1,65 +1,68 @@
-"""Campaign state for the queue: the plan file on disk plus a Redis hash.
+"""Campaign state for the queue: the plan file on disk plus Redis counters.
 
 The plan (``runs/campaigns/<cid>.json``, :mod:`swarmgym.campaign`, written atomically by the
 enqueuer) holds the JobSpecs and the ``cancelled`` flag: it survives a Redis flush, so ``resume``
-works from it and the ledger.  Redis keeps ``swarmgym:campaign:<cid>`` (status ``running`` |
-``cancelled`` | ``finalized``, variant, tier, job count, ``finalize_pending``) and
-``swarmgym:campaign:<cid>:jobs`` (job_id -> JSON ``{state: queued|running|done, host, ts}``).
-:func:`ensure_redis` rebuilds the hash from the plan after a flush.
+works from it and the ledger.  Redis keeps the campaign hash (status ``running`` | ``cancelled`` |
+``finalized`` and the counters) and the per-job states: :mod:`swarmgym.queue.counters` owns them.
+:func:`ensure_redis` recreates the hash from the plan after a flush.
 """
 from __future__ import annotations
 
-import json
-import time
-
-from swarmgym.campaign import Campaign, list_campaigns, load_campaign, save_campaign
-from swarmgym.queue.redis_util import PREFIX
-
-CAMPAIGNS_SET = f"{PREFIX}campaigns"
+from swarmgym.campaign import Campaign, save_campaign
+from swarmgym.queue import counters
+from swarmgym.queue.counters import CAMPAIGNS_SET, hash_key, jobs_key
 
 __all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "hash_key", "jobs_key",
            "ensure_redis", "mark_job", "job_states", "redis_status", "set_cancelled"]
 
 
-def hash_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}"
-
-
-def jobs_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}:jobs"
-
-
-def ensure_redis(r, camp: Campaign, status: str | None = None) -> None:
-    """Write the campaign hash (idempotent; rebuilds it after a Redis flush)."""
+def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[str, str] | None = None,
+                 ttl: int = 604800) -> None:
+    """Write the campaign hash (idempotent: counters are kept).  If Redis lost it and ``recorded``
+    (job_id -> overall, from the ledger) is given, the counters are rebuilt from the plan and it."""
     status = status or ("cancelled" if camp.cancelled else "running")
-    pipe = r.pipeline()
-    pipe.hset(hash_key(camp.campaign_id), mapping={
-        "status": status, "variant": camp.variant, "tier": camp.tier, "jobs": len(camp.jobs),
-        "created": camp.created})
-    pipe.sadd(CAMPAIGNS_SET, camp.campaign_id)
-    pipe.execute()
+    if recorded is not None and not r.exists(hash_key(camp.campaign_id)):
+        counters.rebuild(r, camp.campaign_id, planned=[j.job_id for j in camp.jobs], recorded=recorded,
+                         variant=camp.variant, tier=camp.tier, created=camp.created, status=status, ttl=ttl)
+        return
+    counters.open_campaign(r, camp.campaign_id, planned=len(camp.jobs), variant=camp.variant, tier=camp.tier,
+                           created=camp.created, status=status)
+
+
+def load_campaign(cfg, cid: str) -> Campaign:
+    """The plan from this home, else from Redis (:mod:`swarmgym.queue.plans`)."""
+    from swarmgym.queue import plans
+    from swarmgym.queue.redis_util import for_config
+
+    return plans.load(cfg, cid, for_config(cfg))
+
+
+def list_campaigns(cfg) -> list[str]:
+    from swarmgym.queue import plans
+    from swarmgym.queue.redis_util import for_config
+
+    return plans.list_all(cfg, for_config(cfg))
 
 
 def set_cancelled(cfg, r, cid: str) -> Campaign:
+    from swarmgym.queue import plans
+
     camp = load_campaign(cfg, cid)
     camp.cancelled = True
     save_campaign(cfg, camp)
+    plans.publish(r, camp, cfg.queue.result_expires)
     ensure_redis(r, camp, "cancelled")
     return camp
 
 
-def mark_job(r, cid: str, job_id: str, state: str, **info) -> None:
-    r.hset(jobs_key(cid), job_id, json.dumps({"state": state, "ts": time.time(), **info}))
+def mark_job(r, cid: str, job_id: str, state: str, *, task_id: str | None = None, host: str | None = None,
+             requeued: bool = False, **info) -> None:
+    """Move one job to ``queued`` / ``running`` / ``stale`` (a record is :func:`counters.record`)."""
+    counters.move(r, cid, job_id, state, counter="requeued" if requeued else "", t=task_id, h=host, **info)
 
 
 def job_states(r, cid: str) -> dict[str, dict]:
-    out = {}
-    for k, v in (r.hgetall(jobs_key(cid)) or {}).items():
-        try:
-            out[k] = json.loads(v)
-        except ValueError:
-            continue
-    return out
+    return counters.job_states(r, cid)
 
 
 def redis_status(r, cid: str) -> dict[str, str]:

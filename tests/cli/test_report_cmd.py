@@ -68,3 +68,13 @@ def test_report_on_an_empty_ledger_and_a_bad_n(tmp_path):
     assert res.exit_code == 0 and "no sessions yet" in res.output
     res = run(tmp_path, "report", "-n", "0")
     assert res.exit_code == 2 and "-n" in res.output
+
+
+def test_report_json_gives_the_last_records_as_data(tmp_path):
+    import json
+
+    fill(tmp_path, "mlx", "h1", [True, False, True])
+    res = run(tmp_path, "report", "-n", "2", "--json")
+    assert res.exit_code == 0, res.output
+    recs = json.loads(res.output)
+    assert [r["session_id"] for r in recs] == ["mlx-h1-1", "mlx-h1-2"] and recs[0]["overall"] == "fail"

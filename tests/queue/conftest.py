@@ -1,4 +1,9 @@
-"""Fixtures for the queue tests: the real Redis (DBs 11-14 only) and real worker processes."""
+"""Fixtures for the queue tests: a throwaway ``redis-server`` per pytest session, real worker processes.
+
+Each session starts its own Redis on a free port (no persistence) and stops it at the end, so two
+test runs on one machine never consume each other's tasks.  Under ``CI=true`` nothing skips: a
+missing ``redis-server`` is a failure.
+"""
 from __future__ import annotations
 
 import os
@@ -10,72 +15,53 @@ import yaml
 
 from swarmgym.config import load_config
 
-BROKER_DB, BACKEND_DB = 13, 14  # 11-12: leases/unit tests
-URL = "redis://127.0.0.1:6379/{}"
+BROKER_DB, BACKEND_DB, SPARE_DB = 0, 1, 2
+_SERVER: list = []  # the session's LocalRedis (set by the ``redis_server`` fixture)
 
 
-def _redis_or_skip(db: int) -> redis.Redis:
-    r = redis.Redis.from_url(URL.format(db), decode_responses=True, socket_connect_timeout=2)
-    try:
-        r.ping()
-    except redis.RedisError as e:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis on 127.0.0.1:6379 unreachable in CI: {e}")
-        pytest.skip(f"Redis on 127.0.0.1:6379 unreachable: {e}")
-    return r
-
-
-LOCK_DB, LOCK_KEY = 11, "swarmgym-tests:fleet-lock"
+def url(db: int = BROKER_DB) -> str:
+    if not _SERVER:
+        raise RuntimeError("the redis_server fixture is not active")
+    return _SERVER[0].url(db)
 
 
 @pytest.fixture(scope="session")
-def redis_dbs_lock():
-    """Exclusive use of DBs 13-14 for this pytest session.
+def redis_server():
+    from swarmgym.errors import QueueError
+    from swarmgym.queue.localredis import LocalRedis
 
-    Several sessions may run the suite at once on one machine; they would consume each other's
-    tasks and flush each other's queues.  A lock in DB 14 serializes them: a second session skips
-    these tests, or waits for them when CI=true or SWARMGYM_TEST_FLEET_WAIT is set.
-    """
-    import threading
-    import uuid
+    try:
+        server = LocalRedis()
+    except QueueError as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+    _SERVER.append(server)
+    yield server
+    _SERVER.remove(server)
+    server.close()
 
-    r = _redis_or_skip(LOCK_DB)
-    token = uuid.uuid4().hex
-    wait = os.environ.get("CI") == "true" or bool(os.environ.get("SWARMGYM_TEST_FLEET_WAIT"))
-    deadline = time.monotonic() + (900 if wait else 0)
-    while not r.set(LOCK_KEY, token, nx=True, ex=60):
-        if time.monotonic() >= deadline:
-            pytest.skip(f"another pytest session holds {LOCK_KEY} (Redis DBs 13-14 busy); "
-                        "set SWARMGYM_TEST_FLEET_WAIT=1 to wait")
-        time.sleep(2)
-    stop = threading.Event()
 
-    def renew():
-        while not stop.wait(15):
-            if r.get(LOCK_KEY) == token:
-                r.expire(LOCK_KEY, 60)
-
-    threading.Thread(target=renew, daemon=True).start()
-    yield
-    stop.set()
-    if r.get(LOCK_KEY) == token:
-        r.delete(LOCK_KEY)
+def client(db: int) -> redis.Redis:
+    return redis.Redis.from_url(url(db), decode_responses=True, socket_connect_timeout=2)
 
 
 @pytest.fixture
-def rdb(redis_dbs_lock):
-    """The broker DB (13), flushed before and after; the backend DB (14) too."""
-    r = _redis_or_skip(BROKER_DB)
-    backend = _redis_or_skip(BACKEND_DB)
+def rdb(redis_server):
+    """The broker DB, flushed before and after; the backend DB too."""
+    r, backend = client(BROKER_DB), client(BACKEND_DB)
     r.flushdb()
     backend.flushdb()
     yield r
-    r.flushdb()
-    backend.flushdb()
+    try:
+        r.flushdb()
+        backend.flushdb()
+    except redis.RedisError:  # a test restarted the server
+        pass
 
 
 def write_config(home, **queue) -> None:
-    q = {"broker_url": URL.format(BROKER_DB), "result_backend": URL.format(BACKEND_DB), "visibility_timeout": 600,
+    q = {"broker_url": url(BROKER_DB), "result_backend": url(BACKEND_DB), "visibility_timeout": 600,
          "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
          "schedule_grace": 1800, "reconcile_secs": 5}
     q.update(queue)
@@ -100,13 +86,6 @@ def fleet_factory(home):
     from swarmgym.queue.localfleet import LocalFleet
 
     made = []
-    foreign = app_for(home).control.ping(timeout=1.0) or []
-    if foreign:
-        names = sorted(k for r in foreign for k in r)
-        msg = f"workers not started by this test consume Redis DB {BROKER_DB}: {names}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg)
-        pytest.skip(msg)
 
     def make(**env):
         f = LocalFleet(home, {**SIM_ENV, **env}, die_with_parent=True)

@@ -30,9 +30,41 @@ def test_enqueue_prints_the_id_at_once_and_the_same_id_twice_sends_nothing(home,
 
 
 def test_pinned_jobs_go_to_the_host_queue_and_options_read_env_vars(home, rdb):
+    from swarmgym.queue import liveness
+
+    liveness.register_host(rdb, "studio", {"node": "mlx@studio", "variant": "mlx"})  # what its worker does at start
     p = run(home, "enqueue", env={"SWARMGYM_ENQUEUE_TIER": "smoke", "SWARMGYM_ENQUEUE_PIN_HOST": "studio"})
     assert p.returncode == 0, p.stderr
     assert rdb.llen("host.studio") == 1 and rdb.llen("variant.mlx") == 0
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("enqueue", "--swarm", "gooose"), "--swarm 'gooose': unknown adapter"),
+    (("enqueue", "--variant", "nosuch"), "--variant 'nosuch': no host profile and no host serves it"),
+    (("enqueue", "--pin-host", "studio"), "--pin-host 'studio': no such host online"),
+    (("enqueue", "--variant", "gguf", "--require-workers"), "no host online serves it"),
+])
+def test_preflight_refuses_a_campaign_that_cannot_run_in_one_line_and_sends_nothing(home, rdb, args, needle):
+    p = run(home, *args)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert needle in p.stderr and len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    assert not [k for k in rdb.keys("*") if k.startswith(("variant.", "host."))]
+
+
+def test_no_host_online_is_a_warning_and_a_host_with_another_suite_hash_is_named(home, rdb):
+    from swarmgym.queue import liveness
+
+    p = run(home, "enqueue", "--variant", "gguf")
+    assert p.returncode == 0 and "warning: --variant gguf: no host online serves it" in p.stderr
+    liveness.register_host(rdb, "box", {"node": "gguf@box", "variant": "gguf", "suites": {"bench-v1": "sha256:old"}})
+    p = run(home, "enqueue", "--variant", "gguf")
+    assert p.returncode == 0 and "host box: suite bench-v1 hashes to sha256:old" in p.stderr
+
+
+def test_enqueue_wait_without_a_coordinator_exits_at_once_with_one_line(home, rdb):
+    p = run(home, "enqueue", "--wait")
+    assert p.returncode == 1 and "no coordinator is alive" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and rdb.llen("variant.mlx") == 0
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -52,11 +84,12 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     import base64
     import json
 
+    import zlib
+
     from billiard.exceptions import TimeLimitExceeded
 
     from swarmgym.campaign import plan_jobs
     from swarmgym.config import load_config
-    from swarmgym.queue.store import hash_key
     from swarmgym.suite import load_suite
     from tests.queue.conftest import app_for
     from workers.tasks import run_job_task
@@ -69,7 +102,8 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     (raw,) = rdb.lrange("coordinator", 0, -1)
     msg = json.loads(raw)
     assert msg["headers"]["task"] == "swarmgym.record_job"
-    result = json.loads(base64.b64decode(msg["body"]))[0][0]
+    body = base64.b64decode(msg["body"])
+    assert msg["headers"]["compression"] == "application/x-gzip"  # results wait in Redis compressed
+    result = json.loads(zlib.decompress(body))[0][0]
     assert result["status"] == "timeout" and result["error"]["type"] == "TimeLimitExceeded"
     assert result["job"]["job_id"] == job.job_id
-    assert rdb.hget(hash_key("hard"), "finalize_pending") == "1"

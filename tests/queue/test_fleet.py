@@ -20,7 +20,7 @@ from swarmgym.queue import dispatch, store
 from swarmgym.queue.localfleet import swarm_processes
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
-from tests.queue.conftest import BACKEND_DB, URL, app_for, wait_until, write_config
+from tests.queue.conftest import BACKEND_DB, app_for, client, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]
@@ -79,7 +79,7 @@ def send_custom(home, variant, jobs_env: list[dict], cid: str) -> list[str]:
                     jobs=jobs)
     save_campaign(cfg, camp)
     store.ensure_redis(for_config(cfg), camp)
-    dispatch.send_chord(app_for(home), cfg, cid, jobs, fresh=True)
+    dispatch.send_jobs(app_for(home), cfg, cid, jobs, fresh=True)
     return [j.job_id for j in jobs]
 
 
@@ -112,8 +112,8 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_the_chord_writes_the
     assert camp_rec.kind == "campaign" and camp_rec.data["jobs"] == 15
     hosts = {h["device"]: h for h in camp_rec.data["per_host"]}
     assert set(hosts) >= {"mlx-a", "mlx-b"} and sum(h["dispatched"] for h in hosts.values()) == 15
-    bench = home / "runs" / "BENCHMARK.md"
-    assert bench.is_file() and "mlx" in bench.read_text()
+    bench = home / "runs" / "BENCHMARK.md"  # rebuilt by a task of its own after finalize
+    wait_until(lambda: bench.is_file() and "mlx" in bench.read_text(), 60, 0.5, "BENCHMARK.md")
     assert (home / "runs" / "benchmark-runs.csv").is_file()
 
     # Flower saw the campaign's tasks, including the chord body that finalized it
@@ -163,8 +163,6 @@ def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_with
 
 
 def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(home, fleet_factory):
-    import redis
-
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)
@@ -174,7 +172,7 @@ def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(h
     wait_until(lambda: any(s.get("state") == "running" for s in store.job_states(r, cid).values()), 60, 0.2,
                "the first job to start")
     r.flushdb()
-    redis.Redis.from_url(URL.format(BACKEND_DB)).flushdb()
+    client(BACKEND_DB).flushdb()
     time.sleep(1.0)
     assert not finalized(home, cid)()
     out = cli(home, "resume", cid, "--wait").stdout  # --wait returns once the campaign is finalized
@@ -185,28 +183,38 @@ def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(h
     assert all(v == 1 for v in counts.values())
 
 
-@pytest.mark.parametrize("limit", ["swarm-timeout", "celery-soft-limit"])
+@pytest.mark.parametrize("limit", ["swarm-timeout", "celery-soft-limit", "celery-hard-limit"])
 def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_goes_on(home, fleet_factory, limit):
     if limit == "swarm-timeout":   # the adapter's own timeout (exit 124) comes first
         write_config(home, soft_time_limit=120, time_limit=150, swarm_timeout=4)
-    else:                          # Celery's soft limit is the backstop
+    elif limit == "celery-soft-limit":  # Celery's soft limit is the backstop
         write_config(home, soft_time_limit=6, time_limit=40, swarm_timeout=120)
+    else:                          # the hard limit kills the pool process itself, end to end
+        write_config(home, soft_time_limit=0, time_limit=15, swarm_timeout=300)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)
     fleet.wait_ready(app, names)
     cid = "hang-test"
-    hang, ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}, {}], cid)
-    wait_until(finalized(home, cid), 120, 1.0, "the campaign record")
+    if limit == "celery-hard-limit":  # every job lives under the hard limit: only the hung one here
+        (hang,), ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}], cid), None
+    else:
+        hang, ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}, {}], cid)
+    wait_until(finalized(home, cid), 240, 1.0, "the campaign record")
     ledger = Ledger(home / "ledger")
     by_job = {r.job_id: r for r in ledger.records(kind="session", campaign_id=cid)}
     assert by_job[hang].data["status"] == "timeout" and by_job[hang].overall == "fail"
     if limit == "celery-soft-limit":
         assert by_job[hang].error.type == "SoftTimeLimitExceeded"
         assert 3 <= by_job[hang].wall_secs < 30  # the task's clock starts a moment before the job's
+    elif limit == "celery-hard-limit":
+        assert by_job[hang].error.type == "TimeLimitExceeded" and "mlx-a" in by_job[hang].error.message
     else:
         assert by_job[hang].exit_code == 124 and 3 <= by_job[hang].wall_secs < 30
-    assert by_job[ok].data["status"] == "done" and by_job[ok].host == "mlx-a"
+    if ok is not None:
+        assert by_job[ok].data["status"] == "done" and by_job[ok].host == "mlx-a"
+    else:  # the pool process was killed, the worker goes on
+        fleet.wait_ready(app, ["mlx@mlx-a"], timeout=60)
     assert not sims_under(home)
 
 

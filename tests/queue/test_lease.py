@@ -1,4 +1,4 @@
-"""Job leases on the real Redis (DB 12): one holder, renewed while running, released at the end."""
+"""Job leases on a real (throwaway) Redis: one holder, renewed while running, released at the end."""
 from __future__ import annotations
 
 import subprocess
@@ -9,14 +9,14 @@ import uuid
 import pytest
 
 from swarmgym.queue.lease import JobLease, lease_key
-from tests.queue.conftest import _redis_or_skip
+from tests.queue.conftest import SPARE_DB, client
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
-def r():
-    r = _redis_or_skip(12)
+def r(redis_server):
+    r = client(SPARE_DB)
     made = []
     yield lambda: made.append(f"lease-test-{uuid.uuid4().hex[:8]}") or made[-1]
     for j in made:
@@ -24,8 +24,8 @@ def r():
 
 
 @pytest.fixture
-def db13():
-    return _redis_or_skip(12)
+def db13(redis_server):
+    return client(SPARE_DB)
 
 
 def test_a_second_host_is_refused_while_the_first_holds_the_lease(r, db13):

@@ -11,7 +11,7 @@ from swarmgym.campaign import Campaign, plan_jobs, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch, store
-from swarmgym.queue.coordinator import reconcile_all
+from swarmgym.queue.coordinator import FLUSH_SETTLE, reconcile_all
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
 from tests.queue.conftest import app_for, wait_until, write_config
@@ -32,6 +32,8 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
     young = Campaign(**{**camp.model_dump(), "campaign_id": "young", "created": time.time(),
                         "jobs": plan_jobs(s, "smoke", "mlx", campaign_id="young")})
     save_campaign(cfg, young)
+    assert reconcile_all(app, cfg, grace=600)["requeued"] == {}  # Redis has lost them: a moment for leases
+    time.sleep(FLUSH_SETTLE + 0.5)
     out = reconcile_all(app, cfg, grace=600)
     assert out["requeued"] == {cid: [j.job_id for j in jobs]}  # the young campaign is left alone
     assert dispatch.queued_job_ids(for_config(cfg)) == {j.job_id for j in jobs}
@@ -39,7 +41,7 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     fleet.wait_ready(app, names)
-    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 90, 1.0, "the reconciled campaign")
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 1.0, "the reconciled campaign")
     recs = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
     assert sorted(r.job_id for r in recs) == [j.job_id for j in jobs]
     for r in recs:

@@ -98,3 +98,70 @@ def test_a_second_beat_refuses_to_run(tmp_path, rdb):
     finally:
         first.terminate()
         first.wait(timeout=20)
+
+
+@pytest.mark.redis
+def test_a_cleanly_stopped_beat_releases_its_lock_so_a_restart_is_not_refused(tmp_path, rdb):
+    import os
+    import signal
+
+    from tests.queue.conftest import write_config
+
+    write_config(tmp_path)
+    env = {"SWARMGYM_HOME": str(tmp_path), "PATH": os.environ["PATH"]}
+    argv = [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "beat", "-s", str(tmp_path / "beat"),
+            "--loglevel", "INFO"]
+    first = subprocess.Popen(argv, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and not rdb.exists("swarmgym:beat:lock"):
+            time.sleep(0.2)
+        assert rdb.exists("swarmgym:beat:lock")
+    finally:
+        first.send_signal(signal.SIGTERM)  # what honcho / systemd send
+        first.wait(timeout=30)
+    assert not rdb.exists("swarmgym:beat:lock")  # released, not left to expire
+    second = subprocess.Popen(argv, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and not rdb.exists("swarmgym:beat:lock") and second.poll() is None:
+            time.sleep(0.2)
+        assert second.poll() is None and rdb.exists("swarmgym:beat:lock")
+    finally:
+        second.terminate()
+        second.wait(timeout=30)
+
+
+def test_beat_with_a_missing_home_says_so_in_one_line(tmp_path):
+    import os
+
+    env = {"SWARMGYM_HOME": str(tmp_path / "nope"), "PATH": os.environ["PATH"]}
+    p = subprocess.run([sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "beat", "-s",
+                        str(tmp_path / "nope" / "celerybeat-schedule")], env=env, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode != 0
+    err = (p.stderr + p.stdout).strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert "SWARMGYM_HOME" in err and "nope" in err
+
+
+def test_the_example_env_keeps_the_simulator_as_the_guide_says():
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    env = (repo / "deploy" / "env.example").read_text()
+    assert "\nSWARMGYM_SWARM=sim\n" in env and "\nSWARMGYM_SWARM=goose" not in env
+    assert "keep SWARMGYM_SWARM=sim" in (repo / "docs" / "fleet.md").read_text()
+    assert "SWARMGYM_QUEUE_DEAD_HOST_SECS" in env
+
+
+def test_schedule_list_json_gives_the_next_run_as_data(tmp_path):
+    import json
+
+    cfg_with(tmp_path, [{"name": "nightly", "cron": "0 2 * * *", "tier": "high", "variant": "mlx",
+                         "timezone": "Europe/Paris"}])
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "schedule", "list", "--json"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    (row,) = json.loads(p.stdout)
+    assert row["name"] == "nightly" and row["next_run"].endswith("+01:00") and "T02:00" in row["next_run"]

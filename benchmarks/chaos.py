@@ -1,0 +1,354 @@
+"""Chaos benchmark: a `high` campaign over a real fleet under random faults, nobody at the keyboard.
+
+    sudo python benchmarks/chaos.py [--faults 5] [--jobs 30] [--hosts 3] [--dead-host-secs 10] [--seed 1] [--json]
+
+One throwaway ``redis-server`` (no persistence), a coordinator, ``--hosts`` simulated hosts (real Celery
+worker processes running the simulator) and ``celery beat``, all started here.  A supervisor restarts
+a process that died, after a delay, like systemd's ``Restart=always`` (that is not a person acting).
+
+First a fault-free campaign gives makespan / ideal (ideal = max(sum(d)/hosts, max(d)), d = each job's
+measured duration).  Then the same campaign again under ``--faults`` faults drawn at random from:
+
+``kill_host``         SIGKILL a host's whole process tree mid-job (restarted after dead_host_secs + 5 s)
+``stop_host``         SIGSTOP a host mid-job for dead_host_secs + 5 s, then SIGCONT (a sleeping Mac)
+``kill_coordinator``  SIGKILL the coordinator (restarted after 3 s)
+``restart_redis``     restart Redis without persistence (every queue, lease and counter gone)
+``ledger_full``       fill the coordinator's ledger disk (a small tmpfs) for 20 s
+
+Per fault kind it prints: faults, jobs hit, recorded, duplicated, lost, seconds from fault to recovery
+(max) and whether a person had to act.  Recovery: a job taken from a host is running elsewhere or
+recorded; the coordinator has recorded again; every unrecorded job is queued or running again; the
+ledger accepts writes again and the error is gone.  Needs root for the tmpfs (else ``ledger_full`` is
+skipped and says so).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import psutil
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from swarmgym.config import load_config  # noqa: E402
+from swarmgym.models import LedgerRecord  # noqa: E402
+from swarmgym.queue import deadhosts, dispatch, durable, liveness  # noqa: E402
+from swarmgym.queue.app import make_app  # noqa: E402
+from swarmgym.queue.lease import lease_key  # noqa: E402
+from swarmgym.queue.localfleet import LocalFleet  # noqa: E402
+from swarmgym.queue.localredis import LocalRedis  # noqa: E402
+from swarmgym.queue.redis_util import for_config  # noqa: E402
+
+KINDS = ["kill_host", "stop_host", "kill_coordinator", "restart_redis", "ledger_full"]
+FILL_SECS = 20.0
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    try:
+        p = psutil.Process(pid)
+        return [p, *p.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def signal_all(procs: list[psutil.Process], sig: int) -> None:
+    for p in procs:
+        try:
+            p.send_signal(sig)
+        except psutil.Error:
+            pass
+
+
+def jsonl_counts(home: Path, cid: str) -> Counter:
+    path = home / "ledger" / "sessions.jsonl"
+    out: Counter = Counter()
+    if path.exists():
+        for line in path.read_text(errors="replace").splitlines():
+            try:
+                jid = json.loads(line)["job_id"]
+            except (ValueError, KeyError):
+                continue
+            if jid.startswith(cid + "-"):
+                out[jid] += 1
+    return out
+
+
+def finalized(home: Path, cid: str) -> bool:
+    """Read the jsonl only: this process must never write the ledger (the coordinator alone does)."""
+    path = home / "ledger" / "sessions.jsonl"
+    try:
+        return path.exists() and f'"job_id":"campaign:{cid}"' in path.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+class Stack:
+    """Redis + coordinator + hosts + beat, with a supervisor that restarts what died."""
+
+    def __init__(self, root: Path, name: str, hosts: int, dead_secs: float, tmpfs: bool, scale: float):
+        self.redis = LocalRedis()
+        self.home = root / name
+        (self.home / "ledger").mkdir(parents=True)
+        self.tmpfs = tmpfs and self._mount()
+        (self.home / "config.yaml").write_text(yaml.safe_dump({"queue": {
+            "broker_url": self.redis.url(0), "result_backend": self.redis.url(1), "visibility_timeout": 172800,
+            "lease_ttl": max(3, int(dead_secs / 2)), "dead_host_secs": dead_secs, "reconcile_secs": 5,
+            "lost_grace": 60, "sample_hz": 1.0}}))
+        self.cfg = load_config(self.home)
+        self.app = make_app(self.cfg)
+        self.fleet = LocalFleet(self.home, {"SWARMGYM_SIM_TIME_SCALE": str(scale)}, die_with_parent=True)
+        self.hosts = [f"h{i}" for i in range(hosts)]
+        self.down: dict[str, float] = {}  # process name -> when to restart it
+
+    def _mount(self) -> bool:
+        p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(self.home / "ledger")],
+                           capture_output=True, text=True)
+        return p.returncode == 0
+
+    def start(self) -> None:
+        names = [self.fleet.coordinator()] + [self.fleet.worker("mlx", h) for h in self.hosts]
+        self.fleet.spawn("beat", [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "beat", "--loglevel",
+                                  "INFO", "-s", str(self.home / "celerybeat-schedule")])
+        self.fleet.wait_ready(self.app, names, timeout=180)
+
+    def supervise(self) -> None:
+        now = time.time()
+        for name, at in list(self.down.items()):
+            if now >= at:
+                del self.down[name]
+                if name.startswith("coordinator@"):
+                    self.fleet.coordinator()
+                else:
+                    self.fleet.worker("mlx", name.split("@", 1)[1])
+
+    def close(self) -> None:
+        self.fleet.stop_all()
+        self.redis.close()
+        if self.tmpfs:
+            subprocess.run(["umount", "-l", str(self.home / "ledger")], capture_output=True)
+
+
+def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: random.Random,
+                 dead_secs: float, timeout: float = 1800) -> dict:
+    cfg, home = stack.cfg, stack.home
+    sent = dispatch.enqueue(stack.app, cfg, tier="high", variant="mlx", swarm="sim", campaign_id=cid)
+    planned = [f"{cid}-{i:03d}" for i in range(sent.jobs)]
+    t0 = time.time()
+    events: list[dict] = []
+    pending = list(faults)
+    next_at = t0 + 8
+    current: dict | None = None
+    while not finalized(home, cid):
+        stack.supervise()
+        now = time.time()
+        if now - t0 > timeout:
+            break
+        if current is not None:
+            if check_recovered(stack, cid, current, planned, now):
+                current["recovery_s"] = round(current["recovered_at"] - current["at"], 1)
+                events.append(current)
+                current, next_at = None, now + rng.uniform(3, 8)
+            elif now - current["at"] > 180:
+                current["recovery_s"] = None
+                events.append(current)
+                current, next_at = None, now + 3
+        elif pending and now >= next_at:
+            current = inject(stack, pending[0], cid, dead_secs)
+            if current is not None:
+                pending.pop(0)
+            else:
+                next_at = now + 1  # no job running right now: try again in a moment
+        time.sleep(0.25)
+    if current is not None:
+        current["recovery_s"] = round(time.time() - current["at"], 1) if check_recovered(
+            stack, cid, current, planned, time.time()) else None
+        events.append(current)
+    counts = jsonl_counts(home, cid)
+    recs = [LedgerRecord.model_validate_json(line) for line in (home / "ledger" / "sessions.jsonl").read_text(
+        errors="replace").splitlines() if f'"campaign_id":"{cid}"' in line and '"kind":"session"' in line]
+    d = [r.data["finished"] - r.data["started"] for r in recs if r.data.get("started")]
+    makespan = (max(r.data["finished"] for r in recs) - t0) if recs else float("nan")
+    hosts = len(stack.hosts)
+    ideal = max(sum(d) / hosts, max(d)) if d else float("nan")
+    return {"campaign_id": cid, "planned": len(planned), "recorded": sum(1 for j in planned if counts[j] >= 1),
+            "duplicated": sum(c - 1 for c in counts.values() if c > 1),
+            "lost": sum(1 for j in planned if counts[j] == 0), "makespan": makespan, "ideal": ideal,
+            "finalized": finalized(home, cid), "events": events,
+            "not_injected": pending, "counts": counts}
+
+
+def inject(stack: Stack, kind: str, cid: str, dead_secs: float) -> dict | None:
+    r = for_config(stack.cfg)
+    ev: dict = {"kind": kind, "at": time.time(), "jobs": [], "manual": False}
+    if kind in ("kill_host", "stop_host"):
+        try:
+            running = [(j, e) for j, e in liveness.running(r).items() if e.get("host") in stack.hosts
+                       and f"mlx@{e['host']}" not in stack.down]
+        except Exception:
+            return None
+        if not running:
+            return None
+        jid, entry = random.choice(running)
+        host = entry["host"]
+        name = f"mlx@{host}"
+        procs = tree(stack.fleet.procs[name].popen.pid)
+        ev.update(host=host, jobs=[jid])
+        if kind == "kill_host":
+            signal_all(procs, signal.SIGKILL)
+            stack.fleet.procs[name].popen.wait(timeout=10)
+            stack.down[name] = time.time() + dead_secs + 5
+        else:
+            signal_all(procs, signal.SIGSTOP)
+            ev["wake"] = (procs, time.time() + dead_secs + 5)
+    elif kind == "kill_coordinator":
+        name = next(n for n in stack.fleet.procs if n.startswith("coordinator@"))
+        ev["records_before"] = sum(jsonl_counts(stack.home, cid).values())
+        signal_all(tree(stack.fleet.procs[name].popen.pid), signal.SIGKILL)
+        stack.fleet.procs[name].popen.wait(timeout=10)
+        stack.down[name] = time.time() + 3
+    elif kind == "restart_redis":
+        stack.redis.restart()
+    elif kind == "ledger_full":
+        if not stack.tmpfs:
+            ev["skipped"] = "no tmpfs (needs root): ledger_full not injected"
+            ev["recovered_at"] = ev["at"]
+            return ev
+        filler = stack.home / "ledger" / "filler.bin"
+        with open(filler, "wb") as f:
+            try:
+                while True:
+                    f.write(b"\0" * (1 << 20))
+                    f.flush()
+            except OSError:
+                pass
+        ev["unfill_at"] = time.time() + FILL_SECS
+        ev["filler"] = filler
+    return ev
+
+
+def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: float) -> bool:
+    """Has the fleet recovered from ``ev``?  Sets ``ev['recovered_at']`` when it has."""
+    r = for_config(stack.cfg)
+    if "wake" in ev and now >= ev["wake"][1]:
+        signal_all(ev["wake"][0], signal.SIGCONT)
+        del ev["wake"]
+    if "unfill_at" in ev and now >= ev["unfill_at"]:
+        ev["filler"].unlink(missing_ok=True)
+        del ev["unfill_at"]
+    if "recovered_at" in ev:
+        return "wake" not in ev
+    counts = jsonl_counts(stack.home, cid)
+    ok = False
+    try:
+        if ev["kind"] in ("kill_host", "stop_host"):  # the job is back in the queue (or already recorded)
+            (jid,) = ev["jobs"]
+            holder = r.get(lease_key(jid)) or ""
+            ok = (counts[jid] >= 1 or jid in deadhosts.lost_jobs_of(r, cid)
+                  or (bool(holder) and not holder.startswith(ev["host"] + "|")))
+        elif ev["kind"] == "kill_coordinator":
+            done = all(counts[j] >= 1 for j in planned)
+            ok = "coordinator@coord" not in stack.down and (
+                sum(counts.values()) > ev["records_before"] or done)
+        elif ev["kind"] == "restart_redis":
+            busy = dispatch.queued_job_ids(r) | set(liveness.running(r))
+            busy |= {j for j in planned if r.exists(lease_key(j))}
+            ok = all(counts[j] >= 1 or j in busy for j in planned)
+        elif ev["kind"] == "ledger_full":
+            ok = "unfill_at" not in ev and durable.state(r) is None
+    except Exception:  # Redis restarting
+        ok = False
+    if ok:
+        ev["recovered_at"] = now
+    return ok and "wake" not in ev
+
+
+def report(base: dict, chaos: dict, dead_secs: float, n_faults: int) -> list[dict]:
+    rows = []
+    for kind in KINDS:
+        evs = [e for e in chaos["events"] if e["kind"] == kind]
+        if not evs:
+            continue
+        hit = sorted({j for e in evs for j in e["jobs"]})
+        rec = [e.get("recovery_s") for e in evs if not e.get("skipped")]
+        rows.append({"fault": kind, "faults": len(evs), "skipped": sum(1 for e in evs if e.get("skipped")),
+                     "jobs_hit": len(hit), "recorded": sum(1 for j in hit if chaos["counts"][j] >= 1),
+                     "duplicated": sum(chaos["counts"][j] - 1 for j in hit if chaos["counts"][j] > 1),
+                     "lost": sum(1 for j in hit if chaos["counts"][j] == 0),
+                     "recovery_max_s": max((x for x in rec if x is not None), default=None),
+                     "unrecovered": sum(1 for x in rec if x is None), "manual": any(e["manual"] for e in evs)})
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--faults", type=int, default=5, help="faults in the chaos campaign (issue goal: 20)")
+    ap.add_argument("--hosts", type=int, default=3)
+    ap.add_argument("--dead-host-secs", type=float, default=10.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--skip-baseline", action="store_true", help="no fault-free campaign (no makespan/ideal)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--time-scale", type=float, default=0.004, help="SWARMGYM_SIM_TIME_SCALE of every job")
+    a = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the cleanup (mounts, servers) on kill
+    rng = random.Random(a.seed)
+    random.seed(a.seed)
+    faults = [KINDS[i % len(KINDS)] for i in range(a.faults)]
+    rng.shuffle(faults)
+    root = Path(tempfile.mkdtemp(prefix="swarmgym-chaos-"))
+    base = None
+    if not a.skip_baseline:
+        print(f"fault-free `high` campaign over {a.hosts} hosts ...", file=sys.stderr, flush=True)
+        stack = Stack(root, "calm", a.hosts, a.dead_host_secs, tmpfs=False, scale=a.time_scale)
+        try:
+            stack.start()
+            base = run_campaign(stack, "calm", 30, [], rng, a.dead_host_secs)
+        finally:
+            stack.close()
+    print(f"`high` campaign under {a.faults} faults: {', '.join(faults)} ...", file=sys.stderr, flush=True)
+    stack = Stack(root, "chaos", a.hosts, a.dead_host_secs, tmpfs=os.geteuid() == 0, scale=a.time_scale)
+    try:
+        stack.start()
+        chaos = run_campaign(stack, "chaos", 30, faults, rng, a.dead_host_secs)
+    finally:
+        stack.close()
+    rows = report(base or {}, chaos, a.dead_host_secs, a.faults)
+    out = {"dead_host_secs": a.dead_host_secs, "goal_recovery_s": a.dead_host_secs + 30, "faults": rows,
+           "chaos": {k: chaos[k] for k in ("planned", "recorded", "duplicated", "lost", "finalized", "makespan",
+                                            "not_injected")},
+           "baseline": ({k: base[k] for k in ("planned", "recorded", "duplicated", "lost", "makespan", "ideal")}
+                        if base else None)}
+    if a.json:
+        print(json.dumps(out, indent=1, default=str))
+        return
+    print(f"\nchaos: {chaos['planned']} jobs planned, {chaos['recorded']} recorded, {chaos['duplicated']} duplicated, "
+          f"{chaos['lost']} lost, finalized={chaos['finalized']}, makespan {chaos['makespan']:.1f}s; "
+          f"{len(chaos['events'])} fault(s) injected" + (f", not injected: {chaos['not_injected']}"
+                                                         if chaos["not_injected"] else ""))
+    print(f"{'fault':<18}{'n':>3}{'jobs hit':>9}{'recorded':>9}{'dup':>5}{'lost':>5}{'recovery s (max)':>18}"
+          f"{'manual':>8}")
+    for x in rows:
+        rec = "-" if x["recovery_max_s"] is None else f"{x['recovery_max_s']:.1f}"
+        if x["unrecovered"]:
+            rec += f" ({x['unrecovered']} not)"
+        if x["skipped"]:
+            rec = f"skipped ({x['skipped']})"
+        print(f"{x['fault']:<18}{x['faults']:>3}{x['jobs_hit']:>9}{x['recorded']:>9}{x['duplicated']:>5}{x['lost']:>5}"
+              f"{rec:>18}{'yes' if x['manual'] else 'no':>8}")
+    print(f"goal: 0 lost, 0 duplicated, 0 manual, recovery <= dead_host_secs + 30 = {a.dead_host_secs + 30:.0f}s")
+    if base:
+        print(f"\nfault-free makespan {base['makespan']:.1f}s, ideal {base['ideal']:.1f}s, ratio "
+              f"{base['makespan'] / base['ideal']:.2f} (goal <= 1.05); under faults: makespan {chaos['makespan']:.1f}s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The plan lives in Redis as well as in the enqueuer's home, so nothing needs a shared filesystem.
+
+``enqueue`` writes the plan to its own ``runs/campaigns/<cid>.json`` *and* to Redis
+(``swarmgym:plan:<cid>``, owner: this module, TTL ``queue.result_expires``).  Whoever loads a plan
+(:func:`load`: the coordinator, ``status``, ``resume``) reads its own home first, then Redis, and
+keeps a copy in its home: the coordinator's home then survives a Redis flush too.  A plan found in
+neither place is one line naming both.
+"""
+from __future__ import annotations
+
+import logging
+
+import redis
+
+from swarmgym.campaign import (
+    Campaign,
+    campaign_path,
+    list_campaigns,
+    load_campaign,
+    save_campaign,
+)
+from swarmgym.errors import UsageError
+from swarmgym.queue.redis_util import PREFIX
+
+log = logging.getLogger(__name__)
+
+
+def plan_key(cid: str) -> str:
+    return f"{PREFIX}plan:{cid}"
+
+
+def publish(r: redis.Redis, camp: Campaign, ttl: int) -> None:
+    r.set(plan_key(camp.campaign_id), camp.model_dump_json(), ex=max(1, int(ttl)))
+
+
+def fetch(r: redis.Redis | None, cid: str) -> Campaign | None:
+    if r is None:
+        return None
+    try:
+        raw = r.get(plan_key(cid))
+    except redis.RedisError:
+        return None
+    if not raw:
+        return None
+    try:
+        return Campaign.model_validate_json(raw)
+    except ValueError:
+        log.error("%s: not a valid campaign plan in Redis", plan_key(cid))
+        return None
+
+
+def load(cfg, cid: str, r: redis.Redis | None) -> Campaign:
+    """This home's plan, else the one in Redis (then kept in this home)."""
+    if campaign_path(cfg, cid).is_file():
+        return load_campaign(cfg, cid)
+    camp = fetch(r, cid)
+    if camp is None:
+        raise UsageError(f"campaign {cid!r}: no plan at {campaign_path(cfg, cid)} nor in Redis "
+                         f"({plan_key(cid)}); was it enqueued against this broker?")
+    try:
+        save_campaign(cfg, camp)
+    except OSError as e:
+        log.warning("plan %s not kept in %s: %s", cid, cfg.home, e)
+    return camp
+
+
+def list_all(cfg, r: redis.Redis | None) -> list[str]:
+    """Campaigns planned in this home, plus the active ones any enqueuer published."""
+    ids = set(list_campaigns(cfg))
+    if r is not None:
+        try:
+            from swarmgym.queue.counters import active
+
+            ids |= set(active(r))
+        except redis.RedisError:
+            pass
+    return sorted(ids)

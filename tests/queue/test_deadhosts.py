@@ -1,0 +1,154 @@
+"""Dead and sleeping hosts on real workers: their job is re-sent at once, exactly one record per job."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
+from swarmgym.queue import deadhosts, liveness, store
+from swarmgym.queue.redis_util import for_config
+from tests.queue.conftest import app_for, wait_until, write_config
+from tests.queue.test_fleet import finalized, jsonl_job_ids, send_custom
+
+pytestmark = pytest.mark.redis
+WINDOW = 4
+
+
+def cli(home, *args):
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    p = psutil.Process(pid)
+    return [p, *p.children(recursive=True)]
+
+
+def signal_tree(procs: list[psutil.Process], sig: int) -> None:
+    for p in procs:
+        try:
+            p.send_signal(sig)
+        except psutil.Error:
+            pass
+
+
+def running_on(r, cid, host):
+    return lambda: [j for j, s in store.job_states(r, cid).items()
+                    if s.get("state") == "running" and s.get("host") == host]
+
+
+def test_a_host_sleeping_past_the_window_loses_its_job_to_another_and_its_late_result_is_not_recorded_twice(
+        home, fleet_factory):
+    write_config(home, visibility_timeout=172800, dead_host_secs=WINDOW, lease_ttl=3)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = "sleepy"
+    (job,) = send_custom(home, "mlx", [{"SWARMGYM_SIM_TIME_SCALE": "0.05"}], cid)  # a ~2 s swarm run
+    r = for_config(load_config(home))
+    wait_until(running_on(r, cid, "mlx-a"), 60, 0.1, "the job to start on mlx-a")
+    sleeping = tree(fleet.procs["mlx@mlx-a"].popen.pid)
+    signal_tree(sleeping, signal.SIGSTOP)  # the Mac went to sleep mid-job
+    try:
+        t0 = time.monotonic()
+        fleet.wait_ready(app, [fleet.worker("mlx", "mlx-b")])
+        wait_until(lambda: deadhosts.lost_jobs_of(r, cid).get(job), WINDOW + 20, 0.2, "the job to be taken from mlx-a")
+        assert time.monotonic() - t0 < WINDOW + 20
+        (row,) = json.loads(cli(home, "status", cid, "--json").stdout)["rows"]
+        assert row["lost"]["host"] == "mlx-a" and row["lost"]["silent"] >= WINDOW
+        if row["state"] != "done":
+            assert row["shown"].startswith("lost (mlx-a silent") and "→ re-sent" in row["shown"]
+        w = json.loads(cli(home, "workers", "--json", "--timeout", "1").stdout)
+        assert {x["host"]: x["state"] for x in w}.get("mlx-a") == "dead"
+        wait_until(finalized(home, cid), 90, 0.5, "the campaign record after the re-send")
+    finally:
+        signal_tree(sleeping, signal.SIGCONT)  # it wakes up and finishes its stale run
+    (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
+    assert rec.host == "mlx-b"
+    time.sleep(WINDOW)  # the late result arrives and is not recorded
+    assert jsonl_job_ids(home)[job] == 1
+
+
+def test_the_lost_line_names_the_host_and_how_long_it_was_silent():
+    from swarmgym.queue.views import lost_text
+
+    assert lost_text({"host": "h2", "silent": 130}) == "lost (h2 silent 2m10s) → re-sent"
+
+
+def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message_never_comes_back(
+        home, fleet_factory):
+    write_config(home, visibility_timeout=172800, dead_host_secs=WINDOW, lease_ttl=3)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = "killed"
+    jobs = send_custom(home, "mlx", [{"SWARMGYM_SIM_TIME_SCALE": "0.05"}] * 3, cid)
+    r = for_config(load_config(home))
+    (victim,) = wait_until(running_on(r, cid, "mlx-a"), 60, 0.1, "a job running on mlx-a")
+    signal_tree(tree(fleet.procs["mlx@mlx-a"].popen.pid), signal.SIGKILL)  # power cut: the whole host
+    killed_at = time.time()
+    lost = wait_until(lambda: deadhosts.lost_jobs_of(r, cid).get(victim), WINDOW + 20, 0.2, "the job re-sent")
+    assert lost["host"] == "mlx-a" and lost["ts"] - killed_at < WINDOW + 10  # not the 48 h visibility timeout
+    wait_until(finalized(home, cid), 240, 0.5, "the campaign record")
+    stale = [m for _, m, _ in deadhosts._unacked(r) if m["headers"].get("task") == "swarmgym.run_job"]
+    assert not stale  # the stale delivery will not come back after 48 h or at a restart
+    fleet.procs.pop("mlx@mlx-a")
+    fleet.wait_ready(app, [fleet.worker("mlx", "mlx-a")])  # the host restarts
+    time.sleep(2)
+    counts = jsonl_job_ids(home)
+    assert sorted(k for k in counts if k.startswith(cid + "-")) == sorted(jobs)
+    assert all(v == 1 for v in counts.values())
+    assert not liveness.running(r)
+
+
+def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_its_verdict(home, fleet_factory):
+    import httpx
+
+    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.queue import dispatch
+    from swarmgym.suite import load_suite
+    from tests.queue.test_fleet import _port_open, free_port, procfile_command
+
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    port = free_port()
+    flower = fleet.spawn("flower", ["bash", "-c", procfile_command("flower")],
+                         {"FLOWER_BASIC_AUTH": "tester:s3cret", "FLOWER_PORT": str(port),
+                          "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"})  # `celery` of this venv
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 180, what="flower listening")
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    cid = "flower-states"
+    good, bad = plan_jobs(s, "light", "mlx", campaign_id=cid)[:2]
+    bad = bad.model_copy(update={"suite_hash": "sha256:not-this-suite", "pin_host": "mlx-a"})  # cannot run there
+    camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant="mlx", suite=s.name, suite_hash=s.hash,
+                    jobs=[good, bad])
+    save_campaign(cfg, camp)
+    store.ensure_redis(for_config(cfg), camp)
+    dispatch.send_jobs(app, cfg, cid, camp.jobs, fresh=True)
+    wait_until(finalized(home, cid), 240, 1.0, "the campaign record")
+
+    def tasks():
+        got = httpx.get(f"http://127.0.0.1:{port}/api/tasks", auth=("tester", "s3cret"), timeout=10).json()
+        return {t["args"]: t for t in got.values() if t.get("name") == "swarmgym.run_job" and cid in (t.get("args") or "")}
+    seen = wait_until(lambda: len(tasks()) == 2 and all(t.get("state") in ("SUCCESS", "FAILURE")
+                                                          for t in tasks().values()) and tasks(), 60, 1.0, "both in Flower")
+    by_job = {(good.job_id if good.job_id + "'" in a else bad.job_id): t for a, t in seen.items()}
+    assert by_job[bad.job_id]["state"] == "FAILURE" and "hashes to" in by_job[bad.job_id]["exception"]
+    assert by_job[good.job_id]["state"] == "SUCCESS" and "'overall'" in by_job[good.job_id]["result"]
+    st = json.loads(cli(home, "status", cid, "--json").stdout)
+    (problem,) = [p for p in st["problems"] if p["job_id"] == bad.job_id]
+    assert "hashes to" in problem["reason"]  # status shows the error's reason

@@ -1,0 +1,41 @@
+"""The plan travels through Redis: the CLI, the coordinator and the hosts need no shared folder."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
+from swarmgym.queue import plans
+from swarmgym.queue.redis_util import for_config
+from tests.queue.conftest import app_for, wait_until, write_config
+
+pytestmark = pytest.mark.redis
+
+
+def test_a_campaign_enqueued_from_another_home_is_run_and_finalized_by_the_coordinator(tmp_path, home, fleet_factory):
+    laptop = tmp_path / "laptop"  # the CLI's home: not the coordinator's, not the hosts'
+    laptop.mkdir()
+    write_config(laptop)
+    host_home = tmp_path / "host"
+    host_home.mkdir()
+    write_config(host_home)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a", home=host_home)]
+    fleet.wait_ready(app_for(home), names)
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(laptop), "enqueue", "--tier", "smoke"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    cid = p.stdout.split()[0]
+    assert plans.fetch(for_config(load_config(laptop)), cid).campaign_id == cid
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 1.0, "the campaign record")
+    assert (home / "runs" / "campaigns" / f"{cid}.json").is_file()  # the coordinator kept its own copy
+    assert [r.host for r in Ledger(home / "ledger").records(kind="session", campaign_id=cid)] == ["mlx-a"]
+
+
+def test_a_plan_found_nowhere_is_one_line_naming_both_places(home, rdb):
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "resume", "nowhere"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "nor in Redis" in p.stderr and len(p.stderr.strip().splitlines()) == 1

@@ -1,0 +1,224 @@
+"""Issue #16 on a real Redis and real workers: nothing left behind, counters, finalize once, O(1) status."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger, record_from_result
+from swarmgym.models import JobResult
+from swarmgym.queue import counters, dispatch, store
+from swarmgym.queue.redis_util import for_config
+from swarmgym.suite import load_suite
+from tests.queue.conftest import BACKEND_DB, app_for, client, wait_until
+
+pytestmark = pytest.mark.redis
+REPO = Path(__file__).resolve().parents[2]
+
+
+def documented_patterns() -> list[str]:
+    """The key patterns of docs/redis-keys.md's table (first column)."""
+    out = []
+    for line in (REPO / "docs" / "redis-keys.md").read_text().splitlines():
+        if line.startswith("| `"):
+            out += re.findall(r"`([^`]+)`", line.split("|")[1])
+    return out
+
+
+def cli(home, *args):
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr + p.stdout
+    return p
+
+
+def plan(home, cid: str, n: int, tier: str = "high") -> Campaign:
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    base = plan_jobs(s, tier, "mlx", campaign_id=cid)
+    jobs = [base[i % len(base)].model_copy(update={"job_id": f"{cid}-{i:05d}", "seq": i}) for i in range(n)]
+    camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant="mlx", suite=s.name, suite_hash=s.hash,
+                    jobs=jobs)
+    save_campaign(cfg, camp)
+    r = for_config(cfg)
+    store.ensure_redis(r, camp)
+    counters.plan_jobs(r, cid, [(j.job_id, j.job_id) for j in jobs], ttl=3600)
+    return camp
+
+
+def result_for(job, host="h1") -> dict:
+    now = time.time()
+    return JobResult(job=job, session_id=f"s-{job.job_id}", host=host, status="error", started=now - 1,
+                     finished=now).model_dump(mode="json")
+
+
+TINY_SUITE = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
+    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
+    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
+
+
+def tiny_jobs_home(home) -> None:
+    """Real but tiny jobs: the command adapter writes a file, a one-check suite checks it."""
+    import yaml
+
+    from tests.queue.conftest import write_config
+
+    suites = home.parent / "suites"
+    (suites / "tiny-v1").mkdir(parents=True)
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY_SUITE))
+    write_config(home, extra={"suites_dir": str(suites), "suite": "tiny-v1", "swarm": {
+        "adapter": "command", "command": ["sh", "-c", "echo ok > out.txt", "{prompt}"], "timeout": 60}})
+
+
+def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_results(home, fleet_factory, rdb):
+    tiny_jobs_home(home)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 120, 0.5, "the campaign record")
+    wait_until(lambda: rdb.hget(counters.hash_key(cid), "status") == "finalized", 10, 0.2, "the summary")
+    fleet.stop_all()
+
+    assert client(BACKEND_DB).keys("*") == []  # no celery-task-meta-*, no chord counters
+    left = rdb.keys("*")
+    undocumented = [k for k in left if not any(fnmatch.fnmatchcase(k, p) for p in documented_patterns())]
+    assert undocumented == [], left
+    mine = sorted(k for k in left if cid in k)
+    assert mine == [counters.hash_key(cid)]  # no per-job hash, no recent list, no claim
+    summary = rdb.hgetall(counters.hash_key(cid))
+    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "5"
+    assert 0 < rdb.ttl(counters.hash_key(cid)) <= load_config(home).queue.summary_ttl
+    assert rdb.memory_usage(counters.hash_key(cid)) < 1024
+    assert cid not in rdb.smembers(counters.CAMPAIGNS_SET)
+    assert not [k for k in left if k.startswith("swarmgym:lease:")]
+
+
+def test_a_duplicate_delivery_neither_double_counts_nor_completes_the_campaign_early(home, fleet_factory, rdb):
+    cid = "dup-camp"
+    camp = plan(home, cid, 2)
+    first, second = camp.jobs
+    app = app_for(home)
+    fleet = fleet_factory()
+    fleet.wait_ready(app, [fleet.coordinator()])
+    for _ in range(3):  # the same result delivered three times (a redelivery, a re-sent job)
+        app.send_task("swarmgym.record_job", args=[result_for(first)], queue="coordinator", ignore_result=True)
+    app.send_task("swarmgym.record_job", args=[{"job_id": second.job_id, "campaign_id": cid, "duplicate": True}],
+                  queue="coordinator", ignore_result=True)  # a host's duplicate marker for the other job
+    r = for_config(load_config(home))
+    wait_until(lambda: rdb.llen("coordinator") == 0 and not rdb.hlen("unacked"), 30, 0.2, "the coordinator")
+    snap = counters.snapshot(r, cid)
+    assert snap["recorded"] == 1 and snap["planned"] == 2 and snap["status"] == "running"
+    assert not Ledger(home / "ledger").has_job(f"campaign:{cid}")
+    app.send_task("swarmgym.record_job", args=[result_for(second)], queue="coordinator", ignore_result=True)
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 30, 0.2, "the campaign record")
+    lines = [json.loads(x)["job_id"] for x in (home / "ledger" / "sessions.jsonl").read_text().splitlines()]
+    assert sorted(lines) == sorted([first.job_id, second.job_id, f"campaign:{cid}"])
+
+
+def _finalize_in_subprocess(home, cid) -> subprocess.Popen:
+    code = ("import json,sys; from swarmgym.config import load_config; from swarmgym.queue.app import make_app; "
+            "from swarmgym.queue.coordinator import finalize; cfg=load_config(sys.argv[1]); "
+            "print(json.dumps(finalize(make_app(cfg), cfg, sys.argv[2])))")
+    return subprocess.Popen([sys.executable, "-c", code, str(home), cid], stdout=subprocess.PIPE, text=True,
+                            cwd=str(REPO))
+
+
+def _record_all(home, camp) -> None:
+    cfg = load_config(home)
+    recs = [record_from_result(JobResult.model_validate(result_for(j))) for j in camp.jobs]
+    Ledger(cfg.ledger_dir).record_many(recs)
+    r = for_config(cfg)
+    for j, rec in zip(camp.jobs, recs):
+        counters.record(r, camp.campaign_id, j.job_id, host="h1", overall=rec.overall)
+
+
+def test_finalize_writes_the_campaign_record_exactly_once_when_called_concurrently_and_again(home, rdb):
+    from swarmgym.queue.coordinator import finalize
+
+    cid = "fin-camp"
+    camp = plan(home, cid, 40)
+    cfg = load_config(home)
+    app = app_for(home)
+    _record_all(home, camp)
+    outs: list[dict] = []
+    procs = [_finalize_in_subprocess(home, cid) for _ in range(3)]
+    threads = [threading.Thread(target=lambda: outs.append(finalize(app, cfg, cid))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for p in procs:
+        out, _ = p.communicate(timeout=120)
+        outs.append(json.loads(out.strip().splitlines()[-1]))
+    outs.append(finalize(app, cfg, cid))  # and once more, long after
+    assert sum(1 for o in outs if o.get("written")) == 1, outs
+    assert all(o["status"] in ("finalized", "busy") for o in outs), outs
+    lines = (home / "ledger" / "sessions.jsonl").read_text().splitlines()
+    assert sum(1 for x in lines if json.loads(x)["job_id"] == f"campaign:{cid}") == 1
+    assert rdb.hget(counters.hash_key(cid), "status") == "finalized"
+
+
+def test_finalize_is_reentrant_after_a_crash_holding_the_claim_or_after_the_record(home, rdb):
+    from swarmgym.queue.coordinator import finalize
+
+    cid = "crash-camp"
+    camp = plan(home, cid, 5)
+    cfg = load_config(home)
+    app = app_for(home)
+    _record_all(home, camp)
+    r = for_config(cfg)
+    r.set(counters.claim_key(cid), "dead-coordinator", ex=2)  # a coordinator died mid-finalize
+    assert finalize(app, cfg, cid)["status"] == "busy"
+    wait_until(lambda: not r.exists(counters.claim_key(cid)), 10, 0.2, "the claim to expire")
+    assert finalize(app, cfg, cid)["written"] is True
+    # a crash after the record but before the summary: the next call only tidies Redis
+    cid2 = "crash-camp-2"
+    camp2 = plan(home, cid2, 3)
+    _record_all(home, camp2)
+    from swarmgym.ledger import campaign_record
+
+    Ledger(cfg.ledger_dir).record(campaign_record(cid2, variant="mlx", tier="high", overall="pass",
+                                                  data={"planned": 3, "jobs": 3}))
+    assert r.exists(counters.jobs_key(cid2))
+    out = finalize(app, cfg, cid2)
+    assert out.get("already") and not r.exists(counters.jobs_key(cid2))
+    assert r.hget(counters.hash_key(cid2), "status") == "finalized"
+
+
+def _commands(r) -> int:
+    return int(r.info("stats")["total_commands_processed"])
+
+
+def test_status_is_computed_from_counters_and_costs_the_same_for_3_or_3000_jobs(home, rdb):
+    cfg = load_config(home)
+    small, big = plan(home, "small", 3), plan(home, "big", 3000)
+    _record_all(home, small)
+    _record_all(home, big)
+    r = for_config(cfg)
+    r.hset(counters.hash_key("big"), "recorded", 2999)  # counters, not the ledger, are what status reports
+    out = cli(home, "status", "big").stdout
+    assert "2999/3000 recorded" in out
+
+    from swarmgym.queue import progress
+
+    cost = {}
+    for cid in ("small", "big"):
+        before = _commands(r)
+        progress.summary(cfg, r, cid)
+        cost[cid] = _commands(r) - before - 1  # minus the INFO call itself
+    assert cost["small"] == cost["big"] <= 3
+
+    everything = json.loads(cli(home, "status", "big", "--all", "--json").stdout)
+    assert len(everything["jobs"]) == 3000 and {j["state"] for j in everything["jobs"]} == {"done"}
+    assert dispatch.recorded_job_ids(cfg, "big") == {j.job_id for j in big.jobs}
