@@ -40,7 +40,7 @@ from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.queue.localfleet import LocalFleet  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
 from swarmgym.suite import load_suite  # noqa: E402
-from workers.sampler import HostSampler  # noqa: E402
+from swarmgym.workers.sampler import HostSampler  # noqa: E402
 
 BROKER, BACKEND = "redis://127.0.0.1:6379/13", "redis://127.0.0.1:6379/14"
 LOCK = ("redis://127.0.0.1:6379/11", "swarmgym-tests:fleet-lock")

@@ -142,13 +142,19 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
-def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suite:
-    """Load a suite by name (from ``suites_dir``) or by folder / suite.yaml path."""
-    from swarmgym.config import REPO_ROOT
+def packaged_suites_dir() -> Path:
+    """The suites shipped with swarmgym: ``swarmgym/suites`` inside an installed wheel, the repo's
+    ``suites/`` folder in a source checkout or an editable install."""
+    pkg = Path(__file__).resolve().parent
+    installed = pkg / "suites"
+    return installed if installed.is_dir() else pkg.parent / "suites"
 
+
+def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suite:
+    """Load a suite by name (from ``suites_dir``, default the packaged suites) or by folder / suite.yaml path."""
     p = Path(name_or_path)
     if not p.exists():
-        p = Path(suites_dir or REPO_ROOT / "suites") / str(name_or_path)
+        p = Path(suites_dir or packaged_suites_dir()) / str(name_or_path)
     path = p / "suite.yaml" if p.is_dir() else p
     if not path.is_file():
         raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r})")

@@ -32,8 +32,8 @@ from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB
-from workers import artefacts
-from workers.sampler import HostSampler, summarize
+from swarmgym.workers import artefacts
+from swarmgym.workers.sampler import HostSampler, summarize
 
 log = logging.getLogger(__name__)
 

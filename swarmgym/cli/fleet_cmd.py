@@ -250,7 +250,7 @@ def register(cli: click.Group) -> None:
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
         from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
-        from workers.profiles import resolve_profile
+        from swarmgym.workers.profiles import resolve_profile
 
         if home:
             from swarmgym.config import load_config

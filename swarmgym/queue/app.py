@@ -19,7 +19,7 @@ from kombu import Exchange, Queue
 from swarmgym.config import Config, load_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
 
-TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules"]
+TASK_MODULES = ["swarmgym.workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules"]
 
 
 def mask_url(url: str | None) -> str:

@@ -122,7 +122,7 @@ def record_job(self, result: dict) -> dict:
 
 @shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True)
 def store_artefacts(self, session_id: str, payload: str) -> dict:
-    from workers.artefacts import unpack
+    from swarmgym.workers.artefacts import unpack
 
     cfg = app_config(self.app)
     try:
