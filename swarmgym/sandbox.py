@@ -25,7 +25,7 @@ from pathlib import Path
 
 import psutil
 
-from swarmgym.config import is_secret, is_secret_name
+from swarmgym.secrets import is_secret, is_secret_name
 
 MB = 1024 * 1024
 MARKER = "SWARMGYM_CHECK_ID"  # set in every check's env; a process that keeps it is swept after the check

@@ -13,6 +13,7 @@ from typing import Mapping
 
 from swarmgym.adapters.base import base_env, merged_env
 from swarmgym.adapters.goose import GooseAdapter
+from swarmgym.sim.fleet import sim_root
 
 
 def sim_command() -> list[str]:
@@ -41,7 +42,7 @@ class SimAdapter(GooseAdapter):
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         caller = merged_env(self.cfg.swarm.env, env)
         full = merged_env(base_env(self.cfg), caller)
-        full["GOOSE_PATH_ROOT"] = caller.get("GOOSE_PATH_ROOT") or str(Path(self.cfg.home) / ".sim-goose")
+        full["GOOSE_PATH_ROOT"] = str(sim_root({**caller, "SWARMGYM_HOME": str(self.cfg.home)}))
         full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full
 

@@ -10,7 +10,7 @@ import os
 import re
 from typing import Any, Iterable, Mapping
 
-from swarmgym.config import is_secret_name
+from swarmgym.secrets import is_secret_name
 
 MIN_SECRET_LEN = 4  # shorter values ("1", "on") would blank out ordinary text
 _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")

@@ -1,7 +1,7 @@
 """The simulated fleet: devices, variant profiles and effects (fleet.yaml), plus pool state.
 
 ``SWARMGYM_SIM_FLEET`` names another fleet file.  Pool changes made with ``swarm pool …``
-persist in a JSON file (``SWARMGYM_SIM_POOL``, else ``$GOOSE_PATH_ROOT/sim-pool.json``) so
+persist in a JSON file (``SWARMGYM_SIM_POOL``, else ``sim-pool.json`` under :func:`sim_root`) so
 that they affect later runs, exactly like goose's own pool knobs.
 """
 from __future__ import annotations
@@ -124,11 +124,13 @@ def load_fleet(env: Mapping[str, str]) -> Fleet:
 # --- where the simulated goose keeps its state ------------------------------------------------
 
 def sim_root(env: Mapping[str, str]) -> Path:
-    """``$GOOSE_PATH_ROOT``; without it a private dir, never the user's real goose dir."""
+    """The simulated goose's root: ``$GOOSE_PATH_ROOT``, else ``<swarmgym home>/.sim-goose`` — never the
+    user's real goose dir.  The one resolution for the sim adapter (``bench``) and ``swarmgym-sim`` run
+    from a shell, so ``swarm pool …`` there writes the pool file ``bench`` reads (the home is
+    ``$SWARMGYM_HOME``, else the current directory, as for ``swarmgym``)."""
     if env.get("GOOSE_PATH_ROOT"):
         return Path(env["GOOSE_PATH_ROOT"]).expanduser()
-    base = Path(env.get("XDG_DATA_HOME") or Path("~/.local/share").expanduser())
-    return base / "swarmgym-sim"
+    return Path(env.get("SWARMGYM_HOME") or ".").expanduser().resolve() / ".sim-goose"
 
 
 def pool_path(env: Mapping[str, str]) -> Path:
