@@ -12,7 +12,7 @@ import secrets
 import tempfile
 import time
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Mapping
 
 from pydantic import Field
 
@@ -44,8 +44,8 @@ class Campaign(Model):
 
 def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
     """The swarm feature flags and env knobs set in ``env`` (default: this process)."""
-    env = os.environ if env is None else env
-    return {k: v for k, v in sorted(env.items()) if k.startswith(FLAG_PREFIXES) or k in FLAG_KNOBS}
+    source: Mapping[str, str] = os.environ if env is None else env
+    return {k: v for k, v in sorted(source.items()) if k.startswith(FLAG_PREFIXES) or k in FLAG_KNOBS}
 
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:

@@ -206,7 +206,7 @@ def _set(data: dict, dotted: str, value: Any) -> None:
     data[parts[-1]] = value
 
 
-def _describe(err: dict) -> str:
+def _describe(err: Any) -> tuple[str, str]:
     loc = ".".join(str(x) for x in err["loc"])
     typ = err["type"]
     if typ == "extra_forbidden":

@@ -203,7 +203,7 @@ Isolation = Literal["bwrap", "seatbelt", "none"]
 
 
 class Provenance(Model):
-    """What produced a record, as the host ran it (DESIGN.md section 7).
+    """What produced a record, as the host ran it (docs/architecture.md section 7).
 
     Filled on the host that ran the job (never from the enqueuer's view) and copied into every
     ledger record and session.json, so a ledger line alone says which swarm, build, flags, seed,
@@ -270,7 +270,7 @@ class JobResult(Model):
 
 
 class LedgerRecord(Model):
-    """One line of ledger/sessions.jsonl (DESIGN.md section 7)."""
+    """One line of ledger/sessions.jsonl (docs/architecture.md section 7)."""
 
     schema_version: int = SCHEMA_VERSION
     kind: Literal["session", "campaign"] = "session"

@@ -87,11 +87,18 @@ class Suite(_Strict):
         known = ", ".join(f"{s.id} ({s.app_slug})" for s in self.specs)
         raise SuiteError(f"suite {self.name}: no spec {key!r}; known: {known}")
 
+    @property
+    def folder(self) -> Path:
+        """The suite's folder (set by :func:`load_suite`)."""
+        if self.root is None:
+            raise SuiteError(f"suite {self.name}: not loaded from a folder")
+        return self.root
+
     def reference_dir(self, spec: Spec) -> Path:
-        return self.root / "apps" / spec.app_slug / "reference"
+        return self.folder / "apps" / spec.app_slug / "reference"
 
     def mutants(self, spec: Spec) -> list["Mutant"]:
-        base = self.root / "apps" / spec.app_slug / "mutants"
+        base = self.folder / "apps" / spec.app_slug / "mutants"
         return [load_mutant(d) for d in sorted(base.iterdir()) if d.is_dir()] if base.is_dir() else []
 
 
@@ -183,7 +190,7 @@ def load_mutant(d: Path) -> Mutant:
 
 
 def locked_hash(suite: Suite) -> str | None:
-    lock = suite.root / "suite.lock"
+    lock = suite.folder / "suite.lock"
     return lock.read_text().strip() if lock.is_file() else None
 
 

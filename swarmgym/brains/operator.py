@@ -97,8 +97,8 @@ class OperatorBrain:
         """Add (``line``) or remove (None) request ``n`` in PENDING.md."""
         path = self.dir / "PENDING.md"
         with _LOCK:
-            entries = [l for l in (path.read_text().splitlines() if path.exists() else [])
-                       if l.startswith("- [ ] ") and f"req-{n}.json" not in l.split("`")]
+            entries = [e for e in (path.read_text().splitlines() if path.exists() else [])
+                       if e.startswith("- [ ] ") and f"req-{n}.json" not in e.split("`")]
             if line:
                 entries.append(line)
             atomic_write_text(path, HEADER + ("\n".join(entries) + "\n" if entries else "(none)\n"))

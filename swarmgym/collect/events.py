@@ -57,7 +57,7 @@ def normalise(name: Any) -> str:
 def parse_lines(data: bytes, problems: list[str], where: str) -> list[dict[str, Any]]:
     lines = data.split(b"\n")
     ends_clean = data.endswith(b"\n") or not data
-    events = []
+    events: list[dict[str, Any]] = []
     for n, raw in enumerate(lines, 1):
         if not raw.strip():
             continue

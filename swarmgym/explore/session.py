@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError
@@ -111,7 +111,7 @@ def _record(cfg: Config, doc: SessionDoc, brain, started: float) -> None:
     rec = LedgerRecord(session_id=doc.session_id, job_id=doc.job_id, campaign_id=doc.campaign_id, mode="exploratory",
                        spec=doc.archetype or "", archetype=doc.archetype, app_slug=doc.app_slug or "-", variant=doc.variant,
                        tier="explore", host=doc.host, turns=len(doc.turns), overall=doc.overall, functional=doc.functional,
-                       dimensions={k: d.status for k, d in (last.verdict.dimensions.items() if last else [])},
+                       dimensions={k: d.status for k, d in (last.verdict.dimensions.items() if last and last.verdict else [])},
                        wall_secs=round(time.time() - started, 3), exit_code=runs[-1].exit_code if runs else None,
                        tasks_done=sum(len(r.done) for r in rep), tasks_failed=sum(len(r.failed) for r in rep),
                        idle_nodes=sorted(set(mon.flagged)), per_device=mon.per_device, error=doc.error, ts=time.time(),
@@ -205,7 +205,7 @@ def _next_move(brain, cfg: Config, st: _State, turn: Turn, step: int, budget: in
                     prompts.next_move_user(_state_for_brain(st, turn, step, budget)), NextMove, cfg.brain.max_reasks)
 
 
-def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, checks: list[Check] = ()) -> SessionDoc:
+def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, checks: Sequence[Check] = ()) -> SessionDoc:
     from swarmgym.reports.session import write_session
 
     last = doc.turns[-1] if doc.turns else None

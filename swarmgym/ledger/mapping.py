@@ -1,8 +1,8 @@
-"""Turning what a job sends back into the ledger's record (DESIGN.md section 7)."""
+"""Turning what a job sends back into the ledger's record (docs/architecture.md section 7)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord
 
@@ -52,8 +52,8 @@ def record_from_result(result: JobResult) -> LedgerRecord:
 
 
 def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
-                    findings: list[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
-                    mode: str = "benchmark", idle_nodes: list[str] = (), data: dict[str, Any] | None = None,
+                    findings: Sequence[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
+                    mode: str = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
                     ts: float | None = None) -> LedgerRecord:
     """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once."""
     payload = dict(data or {})

@@ -1,6 +1,6 @@
 """The Celery app: one settings function for every process (CLI, host workers, coordinator, beat, flower).
 
-DESIGN.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
+docs/architecture.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
 backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, results kept
 longer than any campaign, task events on for Flower.
 
@@ -93,7 +93,7 @@ def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
     from swarmgym.queue.schedules import beat_schedule
 
     app.conf.beat_schedule = beat_schedule(cfg)
-    app.swarmgym_config = cfg  # type: ignore[attr-defined]
+    app.swarmgym_config = cfg
     return app
 
 
@@ -114,7 +114,7 @@ def app_config(app: Celery) -> Config:
     cfg = getattr(app, "swarmgym_config", None)
     if cfg is None:
         cfg = load_config()
-        app.swarmgym_config = cfg  # type: ignore[attr-defined]
+        app.swarmgym_config = cfg
     return cfg
 
 

@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import logging
 import time
 
@@ -141,7 +143,7 @@ def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
 
 def reconcile_all(app, cfg, grace: float | None = None) -> dict:
     grace = cfg.queue.lost_grace if grace is None else grace
-    out = {"finalized": [], "requeued": {}}
+    out: dict[str, Any] = {"finalized": [], "requeued": {}}
     ledger = ledger_for(cfg)
     for cid in store.list_campaigns(cfg):
         if ledger.has_job(f"campaign:{cid}"):

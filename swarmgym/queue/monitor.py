@@ -13,10 +13,10 @@ from collections import Counter, defaultdict
 from typing import Iterable
 
 from swarmgym.balance import shares, unbalanced
-from swarmgym.models import Finding, LedgerRecord, PoolDevice
+from swarmgym.models import Finding, LedgerRecord, PoolDevice, Severity
 
 CONFIRM_CPU = 25.0
-SEVERITY = {"starved": "high", "idle": "medium", "underused": "low"}
+SEVERITY: dict[str, Severity] = {"starved": "high", "idle": "medium", "underused": "low"}
 HINT = {
     "device": "check the device is enabled and reachable; raise its pool weight or fix its endpoint",
     "host": "check the host's worker is up and consumes the variant queue; pinned jobs skip it",
@@ -76,7 +76,7 @@ def campaign_health(records: list[LedgerRecord], host_weights: dict[str, float] 
             findings.append(Finding(
                 severity=SEVERITY[row.state], dimension="cluster",
                 message=f"host {row.device} {row.state}: {row.dispatched} jobs vs fair share {row.fair:.1f}"
-                        + (f" (load samples idle, cpu {cpu[row.host]:.0f}%: confirmed)" if confirmed else ""),
+                        + (f" (load samples idle, cpu {cpu[row.host or '']:.0f}%: confirmed)" if confirmed else ""),
                 hint=HINT["host"]))
     is_unbalanced = unbalanced(dev_rows) or unbalanced(host_rows)
     if is_unbalanced:

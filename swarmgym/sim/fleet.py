@@ -166,7 +166,7 @@ def effective_devices(fleet: Fleet, env: Mapping[str, str]) -> list[Device]:
     out = []
     for d in fleet.devices:
         over = state.get(d.id, {})
-        upd = {k: over[k] for k in ("weight", "enabled") if k in over}
+        upd: dict[str, Any] = {k: over[k] for k in ("weight", "enabled") if k in over}
         out.append(d.model_copy(update=upd))
     return out
 

@@ -1,4 +1,4 @@
-"""The RunReport the simulator prints (all DESIGN.md section 4 fields, nothing wall-clock)."""
+"""The RunReport the simulator prints (all docs/architecture.md section 4 fields, nothing wall-clock)."""
 from __future__ import annotations
 
 import json

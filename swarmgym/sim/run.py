@@ -145,7 +145,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
             ends = sorted(r.final.end for r in runs)
             hang_at = ends[int(rngs["hang"].random() * max(1, len(ends) - 1))]
         ws_db = sim_root(env) / "data" / "sessions" / "sessions.db"
-        done_sessions = []
+        done_sessions: list[Any] = []
         for at, kind, run, extra in timeline:
             if hang_at is not None and at > hang_at:
                 _write_sessions(ws_db, cwd, done_sessions, err)

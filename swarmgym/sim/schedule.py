@@ -96,7 +96,7 @@ def schedule(tasks: list[Task], devices: list[Device], variant: str, *, minutes:
             free[dev.id][slot] = end
             failed = a < fails
             if failed and task.task_id == crash_task:
-                err = "integrate check: the entry point raised an exception"
+                err: str | None = "integrate check: the entry point raised an exception"
             else:
                 err = RETRY_ERRORS[int(u_err * len(RETRY_ERRORS))] if failed else None
             outcome = "failed" if failed else ("salvaged" if tr.status == "salvaged" else "done")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from swarmgym.models import DimensionResult, Evidence, Finding
+from swarmgym.models import DimensionResult, Evidence, Finding, Status
 from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
@@ -24,7 +25,7 @@ SMELL = re.compile(r"\b(TODO|FIXME|XXX)\b")
 
 
 def source_files(ws: Path) -> list[Path]:
-    out = []
+    out: list[Path] = []
     for p in sorted(ws.rglob("*")):
         if len(out) >= MAX_FILES:
             break
@@ -55,7 +56,7 @@ def scan(ws: Path) -> tuple[list[dict], list[dict]]:
 def by_model(ev: Evidence | None) -> tuple[dict[str, dict[str, int]], list[str]]:
     """Per-model task table and the narration task ids (done with zero tool calls)."""
     table: dict[str, dict[str, int]] = {}
-    narration = []
+    narration: list[Any] = []
     if not ev or not ev.report:
         return table, narration
     for t in ev.report.tasks:
@@ -87,7 +88,7 @@ def diagnostics_dimension(ctx: VerifyContext) -> DimensionResult:
                          hint=hints[b["what"]]) for b in blockers]
     findings += [Finding(severity="low", dimension="diagnostics", message=f"{s['what']} at {s['file']}:{s['line']}",
                          hint="leftover marker: the feature may be unfinished") for s in smells[:20]]
-    status = "fail" if blockers or narration else "partial" if smells else "pass"
+    status: Status = "fail" if blockers or narration else "partial" if smells else "pass"
     summary = (f"{len(narration)} narration task(s), {len(blockers)} blocker(s), {len(smells)} smell(s)"
                if status != "pass" else "clean")
     return DimensionResult(name="diagnostics", status=status, summary=summary, findings=findings,
