@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import tempfile
 import time
 from pathlib import Path
 from typing import Literal, Mapping
 
 from pydantic import Field
 
+from swarmgym.atomic import atomic_write_text
 from swarmgym.config import Config
 from swarmgym.errors import UsageError
 from swarmgym.models import JobSpec, Model, TIERS
@@ -78,15 +78,7 @@ def campaign_path(cfg: Config, campaign_id: str) -> Path:
 
 
 def save_campaign(cfg: Config, c: Campaign) -> Path:
-    path = campaign_path(cfg, c.campaign_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w") as f:
-        f.write(c.model_dump_json(indent=1))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
+    return atomic_write_text(campaign_path(cfg, c.campaign_id), c.model_dump_json(indent=1))
 
 
 def load_campaign(cfg: Config, campaign_id: str) -> Campaign:

@@ -7,24 +7,20 @@ status ``error`` and an :class:`ErrorInfo`, so a bad run never kills a campaign.
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
-import socket
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from swarmgym.states import JobStatus
 from swarmgym.config import Config
+from swarmgym.hosts import host_name  # noqa: F401  (re-exported: callers import it from here)
 from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, SessionDoc, Turn, Verdict)
 from swarmgym.suite import Check, load_suite
 
 
 def new_session_id(slug: str) -> str:
     return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{slug}-{secrets.token_hex(3)}"
-
-
-def host_name() -> str:
-    return os.environ.get("SWARMGYM_HOST") or socket.gethostname().split(".")[0]
 
 
 def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Config, *, adapter: str,
@@ -38,8 +34,9 @@ def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Confi
 
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
-    run_env = {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed), **(env or {})}
-    outcome = get_adapter(adapter, cfg).run(prompt, ws, mcp=tuple(mcp) or tuple(cfg.swarm.mcp), env=run_env,
+    swarm = get_adapter(adapter, cfg)
+    run_env = {**swarm.job_env(variant, seed), **(env or {})}
+    outcome = swarm.run(prompt, ws, mcp=tuple(mcp) or tuple(cfg.swarm.mcp), env=run_env,
                                             timeout=cfg.swarm.timeout)
     evidence = collect(ws, outcome, cfg)
     evidence.host = host or host_name()
@@ -89,7 +86,7 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                      app_slug=job.app_slug, variant=job.variant, tier=job.tier, suite=job.suite,
                      suite_hash=job.suite_hash, host=host, started=started,
                      data={"rep": job.rep, "flags": job.flags, "swarm": job.swarm})
-    result = JobResult(job=job, session_id=sid, host=host, status="error", started=started)
+    result = JobResult(job=job, session_id=sid, host=host, status=JobStatus.ERROR, started=started)
     try:
         suite = load_suite(job.suite, cfg.suites_dir)
         if suite.hash != job.suite_hash:
@@ -106,7 +103,7 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         wall = time.time() - started
         doc.turns.append(turn_from(1, "bench", prompt, evidence, verdict, wall))
         timed_out = bool(evidence.run and evidence.run.timed_out)
-        result = result.model_copy(update={"status": "timeout" if timed_out else "done", "verdict": verdict,
+        result = result.model_copy(update={"status": JobStatus.TIMEOUT if timed_out else JobStatus.DONE, "verdict": verdict,
                                            "wall_secs": round(wall, 3), **_summary(evidence, verdict)})
         doc.overall, doc.functional = verdict.overall, verdict.functional
     except Exception as e:

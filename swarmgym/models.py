@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from swarmgym.states import JobStatus
+
 SCHEMA_VERSION = 1
 
 Status = Literal["pass", "partial", "fail", "error", "n/a"]
@@ -252,7 +254,7 @@ class JobResult(Model):
     job: JobSpec
     session_id: str
     host: str
-    status: Literal["done", "error", "timeout"] = "done"
+    status: JobStatus = JobStatus.DONE
     verdict: Verdict | None = None
     wall_secs: float = 0.0
     exit_code: int | None = None

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import psutil
 
+from swarmgym.proctree import kill_group
 from swarmgym.secrets import is_secret, is_secret_name
 
 MB = 1024 * 1024
@@ -80,14 +80,6 @@ def _limiter(limits: Limits):
         cap(resource.RLIMIT_FSIZE, limits.file_size_mb * MB)
         cap(resource.RLIMIT_CORE, 0)
     return apply
-
-
-def kill_group(pgid: int) -> None:
-    """SIGKILL every process of a group; quiet if it is already gone."""
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def tail(path: Path | str, cap: int) -> str:

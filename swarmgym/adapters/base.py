@@ -24,6 +24,13 @@ class Adapter(Protocol):
     def preflight(self, variant: str) -> None:
         """Raise a one-line SwarmgymError if this swarm cannot run ``variant`` at all."""
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        """Extra environment that tells this swarm which variant and seed a job asked for (the
+        simulator needs them; a real swarm's variant is its deployment, so it adds nothing)."""
+
+    def pool_runner(self, env: Mapping[str, str] | None) -> tuple[list[str], dict[str, str]] | None:
+        """(argv prefix, env) of this swarm's ``swarm pool …`` command, or None if it has none."""
+
 
 def merged_env(*layers: Mapping[str, str] | None) -> dict[str, str]:
     out: dict[str, str] = {}

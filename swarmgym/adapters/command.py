@@ -32,6 +32,12 @@ class CommandAdapter:
     def preflight(self, variant: str) -> None:
         self.argv("{prompt}", ())  # an empty template or a missing program: one line
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        return {}
+
+    def pool_runner(self, env: Mapping[str, str] | None) -> tuple[list[str], dict[str, str]] | None:
+        return None  # an arbitrary agent CLI has no pool command
+
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))

@@ -30,6 +30,12 @@ class GooseAdapter:
     def preflight(self, variant: str) -> None:
         self.binary()  # a missing binary: one line suggesting --swarm sim
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        return {}
+
+    def pool_runner(self, env: Mapping[str, str] | None) -> tuple[list[str], dict[str, str]] | None:
+        return list(self.binary()), self.env(env)
+
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)
 

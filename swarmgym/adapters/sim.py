@@ -39,6 +39,9 @@ class SimAdapter(GooseAdapter):
             raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
                              f"known: {', '.join(fleet.variants)} (fleet file: SWARMGYM_SIM_FLEET)")
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        return {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed)}
+
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         caller = merged_env(self.cfg.swarm.env, env)
         full = merged_env(base_env(self.cfg), caller)

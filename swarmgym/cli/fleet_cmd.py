@@ -7,7 +7,6 @@ loads the same broker settings as the workers.  Every option has an env var
 from __future__ import annotations
 
 import os
-import socket
 import sys
 import time
 
@@ -16,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from swarmgym.states import CampaignStatus, JobState
 from swarmgym.cli import config_from
 from swarmgym.errors import QueueError
 from swarmgym.models import TIERS
@@ -59,20 +59,20 @@ def campaign_state(cfg, r, cid: str) -> dict:
         rec = recs.get(j.job_id)
         st = states.get(j.job_id, {})
         if rec is not None:
-            state, host, overall = "done", rec.host, rec.overall
-        elif j.job_id in running or st.get("state") == "running":
-            state, host, overall = "running", st.get("host", ""), ""
+            state, host, overall = JobState.DONE, rec.host, rec.overall
+        elif j.job_id in running or st.get("state") == JobState.RUNNING:
+            state, host, overall = JobState.RUNNING, st.get("host", ""), ""
         elif st:
-            state, host, overall = st.get("state", "queued"), st.get("host", ""), ""
+            state, host, overall = JobState(st.get("state", JobState.QUEUED)), st.get("host", ""), ""
         else:
-            state, host, overall = "unknown", "", ""
+            state, host, overall = JobState.UNKNOWN, "", ""
         rows.append({"job": j, "state": state, "host": host, "overall": overall, "rec": rec})
     finalized = ledger.has_job(f"campaign:{cid}")
-    all_done = all(x["state"] == "done" for x in rows)
-    status = ("finalized" if finalized else "cancelled" if camp.cancelled
-              else "complete" if all_done and camp.mode == "local" else "running")  # bench: no chord body
-    return {"campaign": camp, "rows": rows, "status": status, "done": sum(x["state"] == "done" for x in rows),
-            "running": sum(x["state"] == "running" for x in rows), "total": len(rows),
+    all_done = all(x["state"] == JobState.DONE for x in rows)
+    status = (CampaignStatus.FINALIZED if finalized else CampaignStatus.CANCELLED if camp.cancelled
+              else CampaignStatus.COMPLETE if all_done and camp.mode == "local" else CampaignStatus.RUNNING)  # bench: no chord body
+    return {"campaign": camp, "rows": rows, "status": status, "done": sum(x["state"] == JobState.DONE for x in rows),
+            "running": sum(x["state"] == JobState.RUNNING for x in rows), "total": len(rows),
             "campaign_record": ledger.find(f"campaign:{cid}")[0] if finalized else None}
 
 
@@ -112,7 +112,7 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
         while True:
             st = campaign_state(cfg, r, cid)
             prog.update(task, completed=st["done"], description=f"{cid} [dim]{st['running']} running[/]")
-            if st["status"] in ("finalized", "cancelled", "complete") or (deadline and time.monotonic() > deadline):
+            if st["status"].terminal or (deadline and time.monotonic() > deadline):
                 break
             time.sleep(1.0)
     return st
@@ -249,6 +249,7 @@ def register(cli: click.Group) -> None:
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
+        from swarmgym.hosts import host_name
         from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
         from swarmgym.workers.profiles import resolve_profile
 
@@ -258,7 +259,7 @@ def register(cli: click.Group) -> None:
             cfg = load_config(home)
         else:
             cfg = config_from(ctx)
-        host = check_name("host", host or socket.gethostname().split(".")[0])
+        host = check_name("host", host or host_name())
         if coordinator:
             name, queues, concurrency = f"coordinator@{host}", [COORDINATOR_QUEUE], 1
         else:

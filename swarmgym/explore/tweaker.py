@@ -75,10 +75,7 @@ def pool_runner(adapter: str, cfg: Config, env: dict[str, str] | None) -> tuple[
     """(binary argv, env) that own the swarm's pool for ``adapter``; None if it has no pool command."""
     from swarmgym.adapters import get_adapter
 
-    ad = get_adapter(adapter, cfg)
-    if adapter == "command" or not hasattr(ad, "binary") or not hasattr(ad, "env"):
-        return None
-    return list(ad.binary()), ad.env(env)
+    return get_adapter(adapter, cfg).pool_runner(env)
 
 
 def pool_command(binary: list[str], key: str, value: Any) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from typing import Any, Sequence
 
+from swarmgym.states import JobStatus
 from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord
 
 
@@ -20,15 +21,15 @@ def record_from_result(result: JobResult) -> LedgerRecord:
     dims: dict[str, str] = {}
     if verdict is not None:
         dims = {name: d.status for name, d in verdict.dimensions.items()}
-    if result.status == "done" and verdict is not None:
+    if result.status == JobStatus.DONE and verdict is not None:
         overall, functional = verdict.overall, verdict.functional
-    elif result.status == "timeout":
+    elif result.status == JobStatus.TIMEOUT:
         overall, functional = "fail", bool(verdict and verdict.functional)
         error = error or ErrorInfo(type="Timeout", message=f"job {job.job_id} timed out after {result.wall_secs:.0f}s")
     else:
         overall, functional = "error", False
         error = error or ErrorInfo(
-            type="JobError" if result.status == "error" else "MissingVerdict",
+            type="JobError" if result.status == JobStatus.ERROR else "MissingVerdict",
             message=f"job {job.job_id} ended with status {result.status!r}"
                     + ("" if verdict is not None else " and no verdict"))
     data: dict[str, Any] = {"status": result.status}

@@ -16,6 +16,7 @@ import time
 import redis
 from celery import shared_task
 
+from swarmgym.states import CampaignStatus, JobState
 from swarmgym.errors import LedgerError, SwarmgymError
 from swarmgym.models import JobResult
 from swarmgym.queue import dispatch, store
@@ -65,8 +66,8 @@ def finalize(app, cfg, cid: str) -> dict:
         log.error("finalize %s: %s", cid, e)
         return {"campaign_id": cid, "status": "unknown", "error": str(e)}
     if ledger.has_job(f"campaign:{cid}"):
-        r.hset(store.hash_key(cid), mapping={"status": "finalized", "finalize_pending": 0})
-        return {"campaign_id": cid, "status": "finalized", "already": True}
+        r.hset(store.hash_key(cid), mapping={"status": CampaignStatus.FINALIZED.value, "finalize_pending": 0})
+        return {"campaign_id": cid, "status": CampaignStatus.FINALIZED.value, "already": True}
     recs = ledger.records(kind="session", campaign_id=cid)
     missing = {j.job_id for j in camp.jobs} - {x.job_id for x in recs}
     if missing:
@@ -77,7 +78,7 @@ def finalize(app, cfg, cid: str) -> dict:
     findings, data = campaign_health(recs, weights)
     started = min((x.data.get("started") or x.ts) for x in recs) if recs else camp.created
     data.update(planned=len(camp.jobs), created=camp.created, makespan_secs=round(time.time() - camp.created, 3),
-                first_start=started, status="cancelled" if camp.cancelled else "complete")
+                first_start=started, status=CampaignStatus.CANCELLED if camp.cancelled else CampaignStatus.COMPLETE)
     from swarmgym.ledger import campaign_record
 
     rec = campaign_record(cid, variant=camp.variant, tier=camp.tier, overall=campaign_overall(findings),
@@ -91,8 +92,8 @@ def finalize(app, cfg, cid: str) -> dict:
         reports = [str(p) for p in regenerate(cfg)]
     except Exception as e:  # the record stands even if a report could not be written
         log.error("finalize %s: reports not regenerated: %s", cid, e)
-    r.hset(store.hash_key(cid), mapping={"status": "finalized", "finalize_pending": 0})
-    return {"campaign_id": cid, "status": "finalized", "written": written, "jobs": len(recs),
+    r.hset(store.hash_key(cid), mapping={"status": CampaignStatus.FINALIZED.value, "finalize_pending": 0})
+    return {"campaign_id": cid, "status": CampaignStatus.FINALIZED.value, "written": written, "jobs": len(recs),
             "findings": len(findings), "reports": reports}
 
 
@@ -115,7 +116,7 @@ def record_job(self, result: dict) -> dict:
     new = ledger_for(cfg).record(rec)
     cid = res.job.campaign_id
     r = for_config(cfg)
-    store.mark_job(r, cid, res.job.job_id, "done", host=res.host, overall=rec.overall)
+    store.mark_job(r, cid, res.job.job_id, JobState.DONE, host=res.host, overall=rec.overall)
     out = {"job_id": res.job.job_id, "recorded": new}
     if new and r.hget(store.hash_key(cid), "finalize_pending") == "1":
         out["finalize"] = finalize(self.app, cfg, cid)
@@ -155,7 +156,7 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
         if camp.mode != "queue" or camp.cancelled:
             continue
         if not dispatch.pending(cfg, camp):
-            if finalize(app, cfg, cid).get("status") == "finalized":
+            if finalize(app, cfg, cid).get("status") == CampaignStatus.FINALIZED:
                 out["finalized"].append(cid)
             continue
         lost = dispatch.lost_jobs(cfg, camp, grace)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from celery import chord
 
+from swarmgym.states import CampaignStatus, JobState
 from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign_id, plan_jobs, save_campaign
 from swarmgym.campaign import flags_in_effect
 from swarmgym.errors import QueueError
@@ -61,7 +62,7 @@ def send_chord(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool) -> str |
     header = []
     for job in jobs:
         tid = job.job_id if fresh else f"{job.job_id}~{uuid.uuid4().hex[:6]}"
-        store.mark_job(r, cid, job.job_id, "queued", task_id=tid)
+        store.mark_job(r, cid, job.job_id, JobState.QUEUED, task_id=tid)
         header.append(job_signature(app, job, tid))
     r.hset(store.hash_key(cid), "finalize_pending", 0)
     try:
@@ -130,7 +131,7 @@ def resume(app, cfg, cid: str) -> Sent:
     if camp.cancelled:
         camp.cancelled = False
         save_campaign(cfg, camp)
-    store.ensure_redis(for_config(cfg), camp, "running")
+    store.ensure_redis(for_config(cfg), camp, CampaignStatus.RUNNING)
     todo = pending(cfg, camp)
     gid = send_chord(app, cfg, cid, todo, fresh=False)
     return Sent(cid, len(todo), False, gid)
@@ -211,7 +212,7 @@ def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> li
     r = for_config(cfg)
     busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo])
     states = store.job_states(r, camp.campaign_id)
-    recent = {j for j, s in states.items() if s.get("state") == "queued" and now - s.get("ts", 0) < grace}
+    recent = {j for j, s in states.items() if s.get("state") == JobState.QUEUED and now - s.get("ts", 0) < grace}
     return [j for j in todo if j.job_id not in busy and j.job_id not in recent]
 
 
@@ -222,6 +223,6 @@ def requeue(app, cfg, camp: Campaign, jobs: list[JobSpec]) -> None:
     declare_queues(app, {COORDINATOR_QUEUE, *(queue_for_job(j.model_dump()) for j in jobs)})
     for job in jobs:
         tid = f"{job.job_id}~{uuid.uuid4().hex[:6]}"
-        store.mark_job(r, camp.campaign_id, job.job_id, "queued", task_id=tid, requeued=True)
+        store.mark_job(r, camp.campaign_id, job.job_id, JobState.QUEUED, task_id=tid, requeued=True)
         job_signature(app, job, tid).apply_async()
     r.hset(store.hash_key(camp.campaign_id), "finalize_pending", 1)
