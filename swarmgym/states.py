@@ -9,11 +9,13 @@ from enum import StrEnum
 
 
 class JobStatus(StrEnum):
-    """How a job ended (``JobResult.status``): graded (``done``), cut at the swarm timeout, or errored."""
+    """How a job ended (``JobResult.status``): graded (``done``), cut at the swarm timeout, errored, or could
+    not run at all (``infra``)."""
 
     DONE = "done"
     ERROR = "error"
     TIMEOUT = "timeout"
+    INFRA = "infra"  # the job could not run at all (no binary, preflight failed, suite mismatch): never a pass/fail
 
 
 class JobState(StrEnum):

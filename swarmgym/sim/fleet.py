@@ -1,20 +1,22 @@
 """The simulated fleet: devices, variant profiles and effects (fleet.yaml), plus pool state.
 
 ``SWARMGYM_SIM_FLEET`` names another fleet file.  Pool changes made with ``swarm pool …``
-persist in a JSON file (``SWARMGYM_SIM_POOL``, else ``sim-pool.json`` under :func:`sim_root`) so
+persist in a JSON file (``SWARMGYM_SIM_POOL``, else ``sim-pool.json`` in goose's config dir) so
 that they affect later runs, exactly like goose's own pool knobs.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.atomic import atomic_write_text
 from swarmgym.errors import UsageError
+from swarmgym.goose_paths import goose_dir
 
 DEFAULT_FLEET = Path(__file__).with_name("fleet.yaml")
 FAULT_KINDS = ("crash", "stub", "liar", "narrator", "hang", "starved", "garbage")
@@ -121,22 +123,14 @@ def load_fleet(env: Mapping[str, str]) -> Fleet:
     return fleet
 
 
-# --- where the simulated goose keeps its state ------------------------------------------------
-
-def sim_root(env: Mapping[str, str]) -> Path:
-    """The simulated goose's root: ``$GOOSE_PATH_ROOT``, else ``<swarmgym home>/.sim-goose`` — never the
-    user's real goose dir.  The one resolution for the sim adapter (``bench``) and ``swarmgym-sim`` run
-    from a shell, so ``swarm pool …`` there writes the pool file ``bench`` reads (the home is
-    ``$SWARMGYM_HOME``, else the current directory, as for ``swarmgym``)."""
-    if env.get("GOOSE_PATH_ROOT"):
-        return Path(env["GOOSE_PATH_ROOT"]).expanduser()
-    return Path(env.get("SWARMGYM_HOME") or ".").expanduser().resolve() / ".sim-goose"
-
+# --- where the simulated goose keeps its pool state -----------------------------------------
 
 def pool_path(env: Mapping[str, str]) -> Path:
+    """``SWARMGYM_SIM_POOL``, else ``sim-pool.json`` in goose's config dir (where goose keeps its
+    pool, so ``GOOSE_PATH_ROOT`` moves it exactly as it moves goose's)."""
     if env.get("SWARMGYM_SIM_POOL"):
         return Path(env["SWARMGYM_SIM_POOL"]).expanduser()
-    return sim_root(env) / "sim-pool.json"
+    return goose_dir("config", env) / "sim-pool.json"
 
 
 def load_pool_state(env: Mapping[str, str]) -> dict[str, dict[str, Any]]:

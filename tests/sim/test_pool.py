@@ -25,7 +25,7 @@ def test_disable_and_enable_round_trip_through_pool_show(tmp_path):
     assert {d["id"]: d["enabled"] for d in shown}["gguf-box"] is False
     run = run_goose(tmp_path, PROMPT, SWARMGYM_SIM_FORCE="reference")
     assert "gguf-box" not in run.evidence.report.dispatched_per_device
-    assert not next(p for p in run.evidence.pool if p.id == "gguf-box").enabled
+    assert "gguf-box" not in {p.id for p in run.evidence.pool}  # goose lists enabled devices only
     assert sim_cli(tmp_path, "swarm", "pool", "enable", "gguf-box").returncode == 0
     text = sim_cli(tmp_path, "swarm", "pool", "show").stdout
     assert any(line.startswith("gguf-box") and " true " in line for line in text.splitlines())
@@ -33,7 +33,7 @@ def test_disable_and_enable_round_trip_through_pool_show(tmp_path):
 
 def test_pool_state_lives_in_sim_pool_json_or_where_swarmgym_sim_pool_says(tmp_path):
     sim_cli(tmp_path, "swarm", "pool", "weight", "mlx-studio", "3")
-    state = json.loads((tmp_path / "goose" / "sim-pool.json").read_text())
+    state = json.loads((tmp_path / "goose" / "config" / "sim-pool.json").read_text())
     assert state["devices"]["mlx-studio"]["weight"] == 3
     other = tmp_path / "elsewhere.json"
     sim_cli(tmp_path, "swarm", "pool", "weight", "mlx-studio", "5", SWARMGYM_SIM_POOL=str(other))
@@ -46,10 +46,10 @@ def test_bad_pool_commands_fail_with_one_line(tmp_path):
     assert res.stderr.strip() == ("swarmgym-sim: unknown device 'no-such-box'; known: mlx-studio, gguf-box, "
                                   "mlx-mini, mini-aux")
     res = sim_cli(tmp_path, "swarm", "pool", "weight", "mlx-mini", "lots")
-    assert res.returncode == 2 and "WEIGHT must be a number" in res.stderr and "Traceback" not in res.stderr
+    assert res.returncode == 2 and "WEIGHT must be a number of tasks" in res.stderr and "Traceback" not in res.stderr
 
 
-def test_pool_knob_set_from_a_shell_in_the_home_steers_the_next_bench(tmp_path):
+def test_pool_knob_set_from_a_shell_steers_the_next_bench(tmp_path, monkeypatch):
     import os
     import subprocess
     import sys
@@ -59,16 +59,21 @@ def test_pool_knob_set_from_a_shell_in_the_home_steers_the_next_bench(tmp_path):
     from swarmgym.config import load_config
     from swarmgym.sim.fleet import pool_path
 
-    home = tmp_path / "home"
+    home, user = tmp_path / "home", tmp_path / "user"  # the user's HOME: goose's config dir lives under it
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_"))}
-    env.update(SWARMGYM_SIM_TIME_SCALE="0", COLUMNS="200")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))}
+    env.update(HOME=str(user), SWARMGYM_SIM_TIME_SCALE="0", COLUMNS="200")
     shell = subprocess.run([*sim_command(), "swarm", "pool", "disable", "gguf-box"], cwd=home, env=env,
                            capture_output=True, text=True, timeout=60)
     assert shell.returncode == 0, shell.stderr
+    written = user / ".config" / "goose" / "sim-pool.json"
+    assert json.loads(written.read_text())["devices"]["gguf-box"]["enabled"] is False
+    for k in [k for k in os.environ if k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))]:
+        monkeypatch.delenv(k)
+    monkeypatch.setenv("HOME", str(user))
     bench_env = get_adapter("sim", load_config(home, environ={})).env({})
-    assert pool_path(bench_env) == home / ".sim-goose" / "sim-pool.json"
-    assert json.loads(pool_path(bench_env).read_text())["devices"]["gguf-box"]["enabled"] is False
+    assert pool_path(bench_env) == written  # one function, one file
+    assert bench_env["GOOSE_PATH_ROOT"] == str(home / ".sim-goose")  # sessions still stay in the home
     exe = Path(sys.executable).parent / "swarmgym"
     res = subprocess.run([str(exe), "bench", "--tier", "smoke", "--variant", "mlx", "--swarm", "sim"], cwd=home,
                          env=env, capture_output=True, text=True, timeout=300)
