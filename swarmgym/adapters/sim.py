@@ -84,12 +84,15 @@ class SimAdapter(GooseAdapter):
 
     def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
         """The simulator is swarmgym's own code: it reads the package, the suite's reference and
-        mutant apps and its fleet file, and writes only under its GOOSE_PATH_ROOT."""
+        mutant apps, its fleet file and pool file, and writes only under its GOOSE_PATH_ROOT."""
         from swarmgym.isolation.policy import install_dirs
 
         ro = [*(str(p) for p in install_dirs()), env["SWARMGYM_SUITES_DIR"], *argv[:1]]
         if env.get("SWARMGYM_SIM_FLEET"):
             ro.append(env["SWARMGYM_SIM_FLEET"])
+        pool = env.get("SWARMGYM_SIM_POOL")
+        if pool and Path(pool).is_file():  # the pool knobs a shell set (read-only: runs never change them)
+            ro.append(pool)
         return ro, [env["GOOSE_PATH_ROOT"]]
 
     def fleet_file(self, env: Mapping[str, str]) -> Path:
