@@ -39,7 +39,7 @@ from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.queue.localfleet import LocalFleet  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
 from swarmgym.suite import load_suite  # noqa: E402
-from workers.sampler import HostSampler  # noqa: E402
+from swarmgym.workers.sampler import HostSampler  # noqa: E402
 
 from swarmgym.queue.localredis import LocalRedis  # noqa: E402
 

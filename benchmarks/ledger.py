@@ -76,9 +76,9 @@ def main(argv: list[str] | None = None) -> int:
             home = Path(tmp) / f"n{n}"
             synth(home / "ledger", n)
             cfg = load_config(home, environ={})
-            cold, _ = timed(lambda: Ledger(cfg.ledger_dir))
-            warm, _ = timed(lambda: Ledger(cfg.ledger_dir))
-            regen, paths = timed(lambda: regenerate(cfg))
+            cold, _ = timed(lambda cfg=cfg: Ledger(cfg.ledger_dir))
+            warm, _ = timed(lambda cfg=cfg: Ledger(cfg.ledger_dir))
+            regen, paths = timed(lambda cfg=cfg: regenerate(cfg))
             runs = sum(1 for _ in open(paths[1])) - 1
             rows.append((n, runs, cold, warm, regen))
     head = f"{'records':>9} {'bench runs':>10} {'cold open s':>12} {'ratio':>6} {'warm open s':>12} " \

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Callable
+from typing import Any, Callable
 
 from swarmgym.campaign import Campaign, flags_in_effect, load_campaign, new_campaign, plan_jobs
 from swarmgym.config import Config
@@ -63,7 +63,7 @@ def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
         else:
             with ThreadPoolExecutor(max_workers=parallel) as pool:
                 todo = list(jobs)
-                running = set()
+                running: set[Any] = set()
                 while todo or running:
                     while todo and len(running) < parallel:
                         job = todo.pop(0)

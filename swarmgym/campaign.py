@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import tempfile
 import time
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Mapping
 
 from pydantic import Field
 
+from swarmgym.atomic import atomic_write_text
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.models import JobSpec, Model, TIERS
@@ -49,8 +49,8 @@ class Campaign(Model):
 
 def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
     """The swarm feature flags and env knobs set in ``env`` (default: this process)."""
-    env = os.environ if env is None else env
-    return dict(sorted({**swarm_flags(env), **env_knobs(env)}.items()))
+    source: Mapping[str, str] = os.environ if env is None else env
+    return dict(sorted({**swarm_flags(source), **env_knobs(source)}.items()))
 
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:
@@ -119,15 +119,7 @@ def campaign_path(cfg: Config, campaign_id: str) -> Path:
 
 
 def save_campaign(cfg: Config, c: Campaign) -> Path:
-    path = campaign_path(cfg, c.campaign_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w") as f:
-        f.write(c.model_dump_json(indent=1))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
+    return atomic_write_text(campaign_path(cfg, c.campaign_id), c.model_dump_json(indent=1))
 
 
 def load_campaign(cfg: Config, campaign_id: str) -> Campaign:

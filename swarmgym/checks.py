@@ -41,15 +41,15 @@ def tool_names(evidence: Evidence | None) -> list[str]:
 
 
 def _file_check(check: Check, ws: Path) -> tuple[bool, str]:
-    files = _inside(ws, check.path)
+    files = _inside(ws, check.path or "")
     if not files:
         return False, f"no file matches {check.path}"
     if check.kind == "file_exists":
         return True, f"{len(files)} file(s) match {check.path}"
-    rx = re.compile(check.pattern, re.MULTILINE) if check.kind == "file_matches" else None
+    rx = re.compile(check.pattern or "", re.MULTILINE) if check.kind == "file_matches" else None
     for f in files:
         text = f.read_bytes()[:MAX_READ].decode("utf-8", "replace")
-        if (rx.search(text) if rx else check.text in text):
+        if (rx.search(text) if rx else (check.text or "") in text):
             return True, f"found in {f.relative_to(ws.resolve())}"
     want = check.pattern if rx else repr(check.text)
     return False, f"{want} not found in {check.path}"
@@ -61,7 +61,7 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
     start = time.monotonic()
     if check.kind == "command_succeeds":
         limits = Limits.from_config(cfg.checks)
-        res = run_sandboxed(check.run, ws, timeout=check.timeout or timeout or cfg.checks.timeout,
+        res = run_sandboxed(check.run or "", ws, timeout=check.timeout or timeout or cfg.checks.timeout,
                             limits=limits, extra_secrets=set(cfg.secrets), output_cap=cfg.checks.output_cap,
                             env_extra=cfg.checks.env, policy=check_policy(cfg, ws, limits),
                             backend=resolve(cfg.sandbox.backend, cfg.swarm.adapter))
@@ -71,7 +71,7 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
                            stdout_tail=res.stdout_tail, stderr_tail=res.stderr_tail, detail=detail)
     if check.kind == "tool_called":
         names = tool_names(evidence)
-        ok = any(n == check.tool or n.endswith("__" + check.tool) for n in names)
+        ok = any(n == check.tool or n.endswith("__" + (check.tool or "")) for n in names)
         detail = (f"{check.tool} called" if ok else
                   f"{check.tool} never called ({len(names)} tool calls seen)" if evidence else "no swarm evidence")
     else:

@@ -9,7 +9,6 @@ Secrets are never config keys: they live in the environment or ``.env`` only.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,9 +16,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.errors import ConfigError
+from swarmgym.secrets import (SECRET_MARKERS, SECRET_NAME_PREFIXES, is_secret, is_secret_name,  # noqa: F401
+                              secret_names)  # re-exported: the rules live in swarmgym.secrets
+from swarmgym.suite import packaged_suites_dir
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 
 
 class _Section(BaseModel):
@@ -136,7 +137,8 @@ class Schedule(_Section):
 
 class Config(_Section):
     home: Path = Field(Path("."), description="where ledger/, runs/, apps/ live")
-    suites_dir: Path = Field(REPO_ROOT / "suites")
+    suites_dir: Path = Field(default_factory=packaged_suites_dir,
+                             description="where suites are looked up by name; default: the suites shipped with swarmgym")
     suite: str = "bench-v1"
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
@@ -226,7 +228,7 @@ def _set(data: dict, dotted: str, value: Any) -> None:
     data[parts[-1]] = value
 
 
-def _describe(err: dict) -> str:
+def _describe(err: Any) -> tuple[str, str]:
     loc = ".".join(str(x) for x in err["loc"])
     typ = err["type"]
     if typ == "extra_forbidden":
@@ -278,24 +280,3 @@ def load_config(home: str | Path | None = None, *, environ: dict[str, str] | Non
     if not cfg.suites_dir.is_absolute():
         cfg.suites_dir = (home / cfg.suites_dir).resolve()
     return cfg
-
-
-def secret_names(cfg: Config | None = None) -> set[str]:
-    return set(cfg.secrets if cfg else [])
-
-
-# Names that carry credentials without saying so: the broker URL may hold a password, Flower's
-# basic auth is a login.  Matched as prefixes.
-SECRET_NAME_PREFIXES = ("SWARMGYM_BROKER_URL", "SWARMGYM_RESULT_BACKEND", "SWARMGYM_QUEUE_BROKER_URL",
-                        "SWARMGYM_QUEUE_RESULT_BACKEND", "CELERY_", "FLOWER_")
-_URL_CREDENTIALS = re.compile(r"://[^/@\s:]*:[^/@\s]+@")
-
-
-def is_secret_name(name: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
-    up = name.upper()
-    return any(m in up for m in SECRET_MARKERS) or up.startswith(SECRET_NAME_PREFIXES) or name in extra
-
-
-def is_secret(name: str, value: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
-    """A variable model-written code must not see: a secret-looking name, or a URL with a password."""
-    return is_secret_name(name, extra) or bool(_URL_CREDENTIALS.search(value or ""))

@@ -17,6 +17,8 @@ import time
 
 import psutil
 
+from swarmgym.proctree import kill_with_group
+
 OWNER = "SWARMGYM_OWNER_PID"  # set in every swarm's env by the adapter runner: the pid that started it
 
 
@@ -27,14 +29,7 @@ def kill_remembered(seen: dict[int, float]) -> int:
             p = psutil.Process(pid)
             if abs(p.create_time() - created) > 0.01:
                 continue  # pid reused
-            try:
-                pgid = os.getpgid(pid)
-                if pgid != os.getpgid(0):
-                    os.killpg(pgid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            p.kill()
-            killed += 1
+            killed += kill_with_group(p)
         except psutil.Error:
             continue
     return killed
@@ -45,18 +40,14 @@ def kill_owned(pid: int) -> int:
 
     This catches a swarm started between two polls, and one started before the guard was up.
     """
-    killed, mine, tag = 0, os.getpgid(0), str(pid)
+    killed, tag = 0, str(pid)
     for p in psutil.process_iter():
         try:
             if p.pid == os.getpid() or p.environ().get(OWNER) != tag:
                 continue
-            pgid = os.getpgid(p.pid)
-            if pgid != mine:
-                os.killpg(pgid, signal.SIGKILL)
-            p.kill()
-            killed += 1
         except (psutil.Error, OSError):
             continue
+        killed += kill_with_group(p)
     return killed
 
 

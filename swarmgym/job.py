@@ -7,31 +7,22 @@ status ``error`` and an :class:`ErrorInfo`, so a bad run never kills a campaign.
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
-import socket
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from swarmgym.states import JobStatus
 from swarmgym.config import Config
-from swarmgym.hostload import host_load
 from swarmgym import __version__ as swarmgym_version
+from swarmgym.hostload import host_load
+from swarmgym.hosts import host_name
 from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
 from swarmgym.suite import Check, load_suite
 
 
 def new_session_id(slug: str) -> str:
     return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{slug}-{secrets.token_hex(3)}"
-
-
-def host_name() -> str:
-    return os.environ.get("SWARMGYM_HOST") or socket.gethostname().split(".")[0]
-
-
-def caller_env(variant: str, seed: int, env: dict[str, str] | None) -> dict[str, str]:
-    """The env layer a run adds over the adapter's own (variant and seed for the simulator)."""
-    return {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed), **(env or {})}
 
 
 def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Config, *, adapter: str,
@@ -52,8 +43,8 @@ def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Confi
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
     host = host or host_name()
-    run_env = caller_env(variant, seed, env)
     swarm = get_adapter(adapter, cfg)
+    run_env = {**swarm.job_env(variant, seed), **(env or {})}
     prov = swarm_provenance(swarm, adapter, run_env, seed=seed, suite_hash=suite_hash, host=host)
     watch = sampler() if sampler is not None else contextlib.nullcontext()
     with watch as s:
@@ -120,9 +111,10 @@ def base_provenance(job: JobSpec, cfg: Config, host: str) -> Provenance:
     from swarmgym.adapters import get_adapter
     from swarmgym.provenance import swarm_provenance
 
-    run_env = caller_env(job.variant, job.seed, {**job.flags, **job.env})
     try:
-        return swarm_provenance(get_adapter(job.swarm, cfg), job.swarm, run_env, seed=job.seed,
+        swarm = get_adapter(job.swarm, cfg)
+        run_env = {**swarm.job_env(job.variant, job.seed), **job.flags, **job.env}
+        return swarm_provenance(swarm, job.swarm, run_env, seed=job.seed,
                                 suite_hash=job.suite_hash, host=host)
     except Exception:  # an unknown adapter etc.: the bare facts
         return Provenance(adapter=job.swarm, seed=job.seed, suite_hash=job.suite_hash, host=host,
@@ -146,17 +138,17 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                      app_slug=job.app_slug, variant=job.variant, tier=job.tier, suite=job.suite,
                      suite_hash=job.suite_hash, host=host, started=started,
                      data={"rep": job.rep, "flags": job.flags, "swarm": job.swarm})
-    result = JobResult(job=job, session_id=sid, host=host, status="error", started=started)
+    result = JobResult(job=job, session_id=sid, host=host, status=JobStatus.ERROR, started=started)
     try:
         from swarmgym.errors import IsolationError
         from swarmgym.isolation import boxed_config
 
         try:
-            cfg, result.provenance.isolation = boxed_config(cfg, job.swarm)  # type: ignore[assignment]
+            cfg, result.provenance.isolation = boxed_config(cfg, job.swarm)
             doc.provenance.isolation = result.provenance.isolation
             prompt, checks = preflight_job(job, cfg, host)
         except (CannotRun, IsolationError):
-            result.status = "infra"
+            result.status = JobStatus.INFRA
             raise
         ws = cfg.apps_dir / job.app_slug / sid
         doc.workspace = str(ws)
@@ -165,15 +157,15 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                                          env={**job.flags, **job.env}, seed=job.seed, host=host,
                                          sampler=sampler, suite_hash=job.suite_hash)
         except AdapterError:  # the swarm could not be started
-            result.status = "infra"
+            result.status = JobStatus.INFRA
             raise
         wall = time.time() - started
         doc.turns.append(turn_from(1, "bench", prompt, evidence, verdict, wall))
         timed_out = bool(evidence.run and evidence.run.timed_out)
         prov = (evidence.provenance or base_provenance(job, cfg, host)).model_copy(
             update={"isolation": result.provenance.isolation})
-        result = result.model_copy(update={"status": "timeout" if timed_out else "done", "verdict": verdict,
-                                           "wall_secs": round(wall, 3), "provenance": prov,
+        result = result.model_copy(update={"status": JobStatus.TIMEOUT if timed_out else JobStatus.DONE,
+                                           "verdict": verdict, "wall_secs": round(wall, 3), "provenance": prov,
                                            **_summary(evidence, verdict)})
         doc.overall, doc.functional = verdict.overall, verdict.functional
     except Exception as e:

@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from swarmgym.states import JobStatus
+
 SCHEMA_VERSION = 1
 
 Status = Literal["pass", "partial", "fail", "error", "n/a"]
@@ -20,18 +22,22 @@ TIERS: dict[str, tuple[int, int]] = {  # tier -> (specs, reps)
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Every record: unknown fields are an error; each field's docstring is its JSON-schema description."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Tolerant(BaseModel):
     """For data read from tools we do not control: unknown fields are kept."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
 
 
 class ErrorInfo(Model):
     type: str
+    """The exception's class name (e.g. ``AdapterError``)."""
     message: str
+    """What went wrong, in one line (at most 2000 characters)."""
 
     @classmethod
     def of(cls, exc: BaseException) -> "ErrorInfo":
@@ -40,37 +46,60 @@ class ErrorInfo(Model):
 
 class Finding(Model):
     severity: Severity
+    """``high`` sinks the verdict to fail, ``medium`` to partial; ``low`` and ``info`` only inform."""
     dimension: str
+    """The dimension that found it (checks, swarm, cluster, diagnostics, …)."""
     message: str
+    """What was found."""
     hint: str = ""
+    """How to fix it."""
 
 
 class CheckResult(Model):
     name: str
+    """The golden check's name (from suite.yaml)."""
     kind: str
+    """command_succeeds | file_exists | file_contains | file_matches | tool_called."""
     passed: bool
+    """Whether the check passed."""
     exit_code: int | None = None
+    """The command's exit status (command_succeeds only)."""
     duration_s: float = 0.0
+    """Wall seconds the check took."""
     timed_out: bool = False
+    """Killed at the check timeout."""
     stdout_tail: str = ""
+    """The last bytes of stdout (``checks.output_cap``)."""
     stderr_tail: str = ""
+    """The last bytes of stderr."""
     detail: str = ""
+    """One line on why it passed or failed."""
 
 
 class DimensionResult(Model):
     name: str
+    """swarm | checks | cluster | diagnostics | requirements | code_quality | bugs."""
     status: Status
+    """pass | partial | fail | error (the dimension crashed) | n/a (not graded)."""
     summary: str = ""
+    """One line for reports."""
     findings: list[Finding] = Field(default_factory=list)
+    """What this dimension found."""
     data: dict[str, Any] = Field(default_factory=dict)
+    """Dimension-specific detail (check results, per-device rows, …)."""
     error: ErrorInfo | None = None
+    """Why the dimension crashed, if it did."""
 
 
 class Verdict(Model):
     overall: Overall
+    """fail if any dimension fails or any finding is high; partial if anything is partial, errored or medium; else pass."""
     functional: bool
+    """True only when every golden check passed."""
     dimensions: dict[str, DimensionResult] = Field(default_factory=dict)
+    """Each graded dimension by name."""
     findings: list[Finding] = Field(default_factory=list)
+    """All dimensions' findings together."""
 
     def status(self, dim: str) -> str:
         d = self.dimensions.get(dim)
@@ -161,18 +190,31 @@ class RunOutcome(Model):
     """What a swarm adapter returns for one run."""
 
     adapter: str
+    """The swarm adapter that ran it (goose, sim, command)."""
     argv: list[str] = Field(default_factory=list)
+    """The command line, long arguments shortened."""
     exit_code: int
+    """The swarm's exit status; 124 when swarmgym killed it at the timeout."""
     report: RunReport | None = None
+    """The RunReport, parsed tolerantly."""
     report_source: Literal["stdout", "events", "none"] = "none"
+    """Where the report came from: stdout, rebuilt from events, or none."""
     stdout_tail: str = ""
+    """The last bytes of stdout."""
     stderr_tail: str = ""
+    """The last bytes of stderr."""
     event_log: str | None = None
+    """Path of the run's ``.swarm/run-*.jsonl``."""
     wall_secs: float = 0.0
+    """Wall seconds the swarm ran."""
     timed_out: bool = False
+    """Killed at ``swarm.timeout``."""
     has_fleet_log: bool = True
+    """False for swarms that keep no fleet log (command)."""
     sessions_db: str | None = None
+    """The goose sessions.db the traces were read from."""
     problems: list[str] = Field(default_factory=list)
+    """What could not be read, one line each."""
 
 
 class SessionTrace(Model):
@@ -235,106 +277,184 @@ Isolation = Literal["bwrap", "seatbelt", "none"]
 
 
 class Provenance(Model):
-    """What produced a record, as the host ran it (DESIGN.md section 7).
+    """What produced a record, as the host ran it (docs/architecture.md section 7).
 
     Filled on the host that ran the job (never from the enqueuer's view) and copied into every
     ledger record and session.json, so a ledger line alone says which swarm, build, flags, seed,
     isolation and host produced it.
     """
 
-    adapter: str = ""  # sim | goose | command
-    binary: str | None = None  # the swarm executable as resolved on the host
-    binary_version: str | None = None  # first line of `<binary> --version`
-    fleet_hash: str | None = None  # sim only: hash of the fleet file it read
-    flags: dict[str, str] = Field(default_factory=dict)  # GOOSE_SWARM_* as the swarm saw them
-    knobs: dict[str, Any] = Field(default_factory=dict)  # pool/tweaker knobs in effect
+    adapter: str = ""
+    """The swarm adapter: sim | goose | command."""
+    binary: str | None = None
+    """The swarm executable as resolved on the host."""
+    binary_version: str | None = None
+    """First line of ``<binary> --version``."""
+    fleet_hash: str | None = None
+    """sim only: hash of the fleet file it read."""
+    flags: dict[str, str] = Field(default_factory=dict)
+    """``GOOSE_SWARM_*`` as the swarm saw them."""
+    knobs: dict[str, Any] = Field(default_factory=dict)
+    """Pool and tweaker knobs in effect."""
     seed: int | None = None
+    """The seed the swarm ran with (the simulator's draw)."""
     isolation: Isolation = "none"
+    """The isolation backend: bwrap | seatbelt | none."""
     swarmgym_version: str = ""
+    """The swarmgym version that ran the job."""
     suite_hash: str | None = None
+    """Content hash of the suite the host loaded."""
     host: str = ""
+    """The host that ran the job."""
 
 class JobSpec(Model):
     """One spec x rep of a campaign; what the queue carries to a host."""
 
     schema_version: int = SCHEMA_VERSION
+    """Version of this record's shape."""
     job_id: str
+    """Unique per planned job: ``<campaign_id>-<seq>``; the ledger's idempotency key."""
     campaign_id: str
+    """The campaign it belongs to."""
     mode: Literal["benchmark", "exploratory"] = "benchmark"
+    """benchmark (frozen suite) or exploratory."""
     suite: str
+    """Suite name."""
     suite_hash: str
+    """The suite content hash the job expects; a host with another hash refuses it."""
     spec: str
+    """The spec id within the suite."""
     app_slug: str
+    """The app the spec builds."""
     variant: str
+    """The build variant (mlx, gguf, …): the queue it goes to."""
     tier: str
+    """smoke | light | medium | high | extreme."""
     rep: int
+    """Repetition index within the spec."""
     seq: int = 0
+    """Position in the campaign's interleaved plan."""
     hard: bool = False
+    """Use the hard prompt and the hard-only checks (tier extreme)."""
     swarm: str = "sim"
+    """The adapter to run it with."""
     pin_host: str | None = None
+    """Run only on this host (queue ``host.<name>``)."""
     flags: dict[str, str] = Field(default_factory=dict)
+    """``GOOSE_SWARM_*`` flags to set for the swarm."""
     env: dict[str, str] = Field(default_factory=dict)
+    """Extra environment for the swarm (knobs, simulator overrides)."""
     seed: int = 0
+    """The seed the simulator draws with."""
 
 
 class JobResult(Model):
     """What a finished job sends back; the coordinator turns it into a ledger record."""
 
     schema_version: int = SCHEMA_VERSION
+    """Version of this record's shape."""
     job: JobSpec
+    """The job that ran."""
     session_id: str
+    """Its run folder: ``runs/<session_id>/``."""
     host: str
+    """The host that ran it."""
     # infra: the job could not run at all (no binary, preflight failed, suite mismatch); never a pass/fail
-    status: Literal["done", "error", "timeout", "infra"] = "done"
+    status: JobStatus = JobStatus.DONE
+    """done (graded), timeout, error, or infra (could not run at all)."""
     verdict: Verdict | None = None
+    """The grading, when there is one."""
     wall_secs: float = 0.0
+    """Wall seconds from start to result."""
     exit_code: int | None = None
+    """The swarm's exit status."""
     tasks_done: int = 0
+    """Tasks the swarm reported done."""
     tasks_failed: int = 0
+    """Tasks the swarm reported failed."""
     per_device: dict[str, int] = Field(default_factory=dict)
+    """Tasks dispatched per device."""
     pool: list[PoolDevice] = Field(default_factory=list)
+    """The pool as the run saw it."""
     idle_nodes: list[str] = Field(default_factory=list)
+    """Devices the cluster dimension flagged."""
     host_load: dict[str, float] = Field(default_factory=dict)
+    """Summary of the host's psutil samples (cpu_mean, load1_max, samples)."""
     artefacts: str | None = None
+    """Where the run folder is (or was shipped from)."""
     error: ErrorInfo | None = None
+    """What went wrong, when status is not done."""
     started: float = 0.0
+    """Unix time the job started."""
     finished: float = 0.0
+    """Unix time the job finished."""
     provenance: Provenance = Field(default_factory=Provenance)
+    """What produced it, as the host ran it."""
 
 
 class LedgerRecord(Model):
-    """One line of ledger/sessions.jsonl (DESIGN.md section 7)."""
+    """One line of ledger/sessions.jsonl (docs/architecture.md section 7)."""
 
     schema_version: int = SCHEMA_VERSION
+    """Version of this record's shape."""
     kind: Literal["session", "campaign"] = "session"
+    """session (one run) or campaign (one finished campaign)."""
     session_id: str
+    """The run folder (``campaign:<id>`` for campaign records)."""
     job_id: str
+    """Idempotency key: writing it twice changes nothing."""
     campaign_id: str
+    """The campaign."""
     mode: Literal["benchmark", "exploratory"]
+    """benchmark or exploratory."""
     spec: str
+    """Spec id (exploratory: the archetype)."""
     archetype: str | None = None
+    """Exploratory archetype."""
     app_slug: str
+    """The app built."""
     variant: str
+    """The build variant."""
     tier: str
+    """The tier (explore for exploratory)."""
     rep: int = 0
+    """Repetition index."""
     suite: str | None = None
+    """Suite name."""
     suite_hash: str | None = None
+    """Suite content hash: only runs on one hash are compared."""
     host: str = ""
+    """The host that ran it."""
     turns: int = 1
+    """Turns in the session."""
     overall: str
+    """pass | partial | fail | error | infra."""
     functional: bool
+    """Every golden check passed."""
     dimensions: dict[str, str] = Field(default_factory=dict)
+    """Each dimension's status."""
     wall_secs: float = 0.0
+    """Wall seconds."""
     exit_code: int | None = None
+    """The swarm's exit status."""
     tasks_done: int = 0
+    """Tasks reported done."""
     tasks_failed: int = 0
+    """Tasks reported failed."""
     flags: dict[str, str] = Field(default_factory=dict)
+    """Swarm flags in effect (they make the arm)."""
     idle_nodes: list[str] = Field(default_factory=list)
+    """Devices flagged idle, starved or underused."""
     per_device: dict[str, int] = Field(default_factory=dict)
+    """Tasks dispatched per device."""
     error: ErrorInfo | None = None
+    """Why it did not grade."""
     ts: float
+    """Unix time it was recorded (the job's finish)."""
     data: dict[str, Any] = Field(default_factory=dict)
+    """Everything else (status, host load, finding counts, started/finished, …)."""
     provenance: Provenance = Field(default_factory=Provenance)
+    """What produced it."""
 
 
 # --- sessions (runs/<session_id>/) -------------------------------------------------------
@@ -343,41 +463,75 @@ class Turn(Model):
     """One turn of a session: what was asked, what ran, how it was graded."""
 
     n: int
-    kind: str = "bench"  # bench | open | feature | fix | tests | refactor | mcp-feature | change-direction | tweak-rerun
+    """Turn number from 1."""
+    kind: str = "bench"
+    """bench | open | feature | fix | tests | refactor | mcp-feature | change-direction | tweak-rerun."""
     prompt: str = ""
+    """What the swarm was asked."""
     verdict: Verdict | None = None
+    """How the result was graded."""
     run: RunOutcome | None = None
+    """What the swarm run returned."""
     per_device: dict[str, int] = Field(default_factory=dict)
+    """Tasks dispatched per device."""
     pool: list[PoolDevice] = Field(default_factory=list)
+    """The pool as the run saw it."""
     diagnostics_by_model: dict[str, dict[str, int]] = Field(default_factory=dict)
-    tweak: dict[str, Any] | None = None  # {proposal, applied, rejected, before{dev:n}, after{dev:n}}
+    """Diagnostics findings counted per model."""
+    tweak: dict[str, Any] | None = None
+    """{proposal, applied, rejected, before{dev:n}, after{dev:n}} for a tweak."""
     wall_secs: float = 0.0
+    """Wall seconds of the turn."""
     error: ErrorInfo | None = None
+    """Why the turn did not grade."""
     data: dict[str, Any] = Field(default_factory=dict)
+    """Problems, event counts, file counts, …"""
 
 
 class SessionDoc(Model):
     """Everything about one session; written as runs/<session_id>/session.json."""
 
     schema_version: int = SCHEMA_VERSION
+    """Version of this record's shape."""
     session_id: str
+    """The run folder's name."""
     job_id: str = ""
+    """The job (benchmark)."""
     campaign_id: str = ""
+    """The campaign."""
     mode: Literal["benchmark", "exploratory"] = "benchmark"
+    """benchmark or exploratory."""
     spec: str = ""
+    """Spec id."""
     archetype: str | None = None
+    """Exploratory archetype."""
     app_slug: str = ""
+    """The app."""
     variant: str = ""
+    """The build variant."""
     tier: str = ""
+    """The tier."""
     suite: str | None = None
+    """Suite name."""
     suite_hash: str | None = None
+    """Suite content hash."""
     host: str = ""
+    """The host that ran it."""
     workspace: str = ""
+    """Where the swarm built the app."""
     turns: list[Turn] = Field(default_factory=list)
+    """The turns, in order."""
     overall: str = "error"
+    """The session's verdict (the last graded turn's)."""
     functional: bool = False
+    """Every golden check passed on the last turn."""
     started: float = 0.0
+    """Unix start time."""
     finished: float = 0.0
+    """Unix finish time."""
     error: ErrorInfo | None = None
+    """Why it did not grade."""
     data: dict[str, Any] = Field(default_factory=dict)
+    """Anything else (flags, swarm, checks, monitor, …)."""
     provenance: Provenance = Field(default_factory=Provenance)
+    """What produced it."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,10 +28,11 @@ from typing import IO
 
 import psutil
 
-from swarmgym.config import is_secret, is_secret_name
 from swarmgym.isolation import Policy, get_backend
 from swarmgym.isolation.pids import PidsCgroup
 from swarmgym.isolation.policy import MB, Limits
+from swarmgym.proctree import kill_group
+from swarmgym.secrets import is_secret, is_secret_name
 
 __all__ = [
     "MARKER",
@@ -142,14 +142,6 @@ def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str,
             cgroup.close()
         raise
     return Boxed(proc, cgroup, backend)
-
-
-def kill_group(pgid: int) -> None:
-    """SIGKILL every process of a group; quiet if it is already gone."""
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def tail(path: Path | str, cap: int) -> str:

@@ -1,4 +1,4 @@
-"""Statistics for benchmark comparisons (DESIGN.md section 8).
+"""Statistics for benchmark comparisons (docs/architecture.md section 8).
 
 The spec is the independent unit; reps sit inside specs.  Everything here is a pure function of
 counts or outcome lists, so the report code stays a thin layer over it.

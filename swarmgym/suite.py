@@ -87,11 +87,18 @@ class Suite(_Strict):
         known = ", ".join(f"{s.id} ({s.app_slug})" for s in self.specs)
         raise SuiteError(f"suite {self.name}: no spec {key!r}; known: {known}")
 
+    @property
+    def folder(self) -> Path:
+        """The suite's folder (set by :func:`load_suite`)."""
+        if self.root is None:
+            raise SuiteError(f"suite {self.name}: not loaded from a folder")
+        return self.root
+
     def reference_dir(self, spec: Spec) -> Path:
-        return self.root / "apps" / spec.app_slug / "reference"
+        return self.folder / "apps" / spec.app_slug / "reference"
 
     def mutants(self, spec: Spec) -> list["Mutant"]:
-        base = self.root / "apps" / spec.app_slug / "mutants"
+        base = self.folder / "apps" / spec.app_slug / "mutants"
         return [load_mutant(d) for d in sorted(base.iterdir()) if d.is_dir()] if base.is_dir() else []
 
 
@@ -142,13 +149,19 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
-def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suite:
-    """Load a suite by name (from ``suites_dir``) or by folder / suite.yaml path."""
-    from swarmgym.config import REPO_ROOT
+def packaged_suites_dir() -> Path:
+    """The suites shipped with swarmgym: ``swarmgym/suites`` inside an installed wheel, the repo's
+    ``suites/`` folder in a source checkout or an editable install."""
+    pkg = Path(__file__).resolve().parent
+    installed = pkg / "suites"
+    return installed if installed.is_dir() else pkg.parent / "suites"
 
+
+def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suite:
+    """Load a suite by name (from ``suites_dir``, default the packaged suites) or by folder / suite.yaml path."""
     p = Path(name_or_path)
     if not p.exists():
-        p = Path(suites_dir or REPO_ROOT / "suites") / str(name_or_path)
+        p = Path(suites_dir or packaged_suites_dir()) / str(name_or_path)
     path = p / "suite.yaml" if p.is_dir() else p
     if not path.is_file():
         raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r})")
@@ -177,7 +190,7 @@ def load_mutant(d: Path) -> Mutant:
 
 
 def locked_hash(suite: Suite) -> str | None:
-    lock = suite.root / "suite.lock"
+    lock = suite.folder / "suite.lock"
     return lock.read_text().strip() if lock.is_file() else None
 
 

@@ -129,9 +129,9 @@ def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str
     uncaught, problems = suite_problems(suite, rows, chosen)
     locked = locked_hash(suite)
     if locked is None:
-        problems.append(f"{suite.root / 'suite.lock'}: missing; run `swarmgym suite hash --write-lock`")
+        problems.append(f"{suite.folder / 'suite.lock'}: missing; run `swarmgym suite hash --write-lock`")
     elif locked != suite.hash:
-        problems.append(f"{suite.root / 'suite.lock'}: holds {locked} but the suite hashes to {suite.hash}; "
+        problems.append(f"{suite.folder / 'suite.lock'}: holds {locked} but the suite hashes to {suite.hash}; "
                         "a frozen suite was edited: make a new suite instead")
     return SuiteVerification(suite=suite.name, hash=suite.hash, locked_hash=locked,
                              hash_ok=locked == suite.hash, rows=rows, uncaught=uncaught, problems=problems)

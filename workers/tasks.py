@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
-import socket
 import subprocess
 import time
 
@@ -27,14 +25,17 @@ from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
 from swarmgym.errors import JobNotRun
+from swarmgym.hosts import host_name
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
+from swarmgym.proctree import kill_with_group
 from swarmgym.queue import accept, deadhosts, liveness, store
+from swarmgym.states import CampaignStatus, JobState, JobStatus
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB
-from workers import artefacts
-from workers.sampler import HostSampler, summarize
+from swarmgym.workers import artefacts
+from swarmgym.workers.sampler import HostSampler, summarize
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def host_of(hostname: str | None) -> str:
     """``mlx@studio-1`` -> ``studio-1``; falls back to $SWARMGYM_WORKER_HOST or the machine name."""
     if hostname and "@" in hostname:
         return hostname.split("@", 1)[1]
-    return os.environ.get("SWARMGYM_WORKER_HOST") or socket.gethostname()
+    return host_name()
 
 
 def draining_key(host: str, main_pid: int) -> str:
@@ -63,23 +64,10 @@ def sweep_descendants(root_pid: int, exclude: set[int]) -> int:
         kids = psutil.Process(root_pid).children(recursive=True)
     except psutil.Error:
         return 0
-    mine = os.getpgid(0)
-    n = 0
-    for p in kids:
-        if p.pid in exclude:
-            continue
-        try:
-            pgid = os.getpgid(p.pid)
-            if pgid != mine:
-                os.killpg(pgid, signal.SIGKILL)
-            p.kill()
-            n += 1
-        except (psutil.Error, ProcessLookupError, PermissionError):
-            continue
-    return n
+    return sum(kill_with_group(p) for p in kids if p.pid not in exclude)
 
 
-def failed_result(job: JobSpec, host: str, status: str, err: ErrorInfo, started: float) -> JobResult:
+def failed_result(job: JobSpec, host: str, status: JobStatus, err: ErrorInfo, started: float) -> JobResult:
     now = time.time()
     return JobResult(job=job, session_id=f"s-{job.job_id}", host=host, status=status, error=err,
                      started=started, finished=now, wall_secs=round(now - started, 3),
@@ -109,15 +97,15 @@ def execute(job: JobSpec, cfg, host: str, guard_pid: int | None, soft_limit: flo
 
         res = run_job(job, cfg, host=host, sampler=sampling)
     except SoftTimeLimitExceeded as e:
-        res = failed_result(job, host, "timeout", ErrorInfo(type="SoftTimeLimitExceeded",
+        res = failed_result(job, host, JobStatus.TIMEOUT, ErrorInfo(type="SoftTimeLimitExceeded",
                             message=f"killed at the soft time limit ({soft_limit}s)") if soft_limit else ErrorInfo.of(e),
                             started)
     except Exception as e:  # run_job should not raise; if it does, the error is data
-        res = failed_result(job, host, "error", ErrorInfo.of(e), started)
+        res = failed_result(job, host, JobStatus.ERROR, ErrorInfo.of(e), started)
     hit = (res.error is not None and res.error.type == "SoftTimeLimitExceeded") or (
         soft_limit is not None and time.time() - task_started >= soft_limit)
-    if hit and res.status != "timeout":
-        res = res.model_copy(update={"status": "timeout", "exit_code": 124, "error": ErrorInfo(
+    if hit and res.status != JobStatus.TIMEOUT:
+        res = res.model_copy(update={"status": JobStatus.TIMEOUT, "exit_code": 124, "error": ErrorInfo(
             type="SoftTimeLimitExceeded", message=f"killed at the soft time limit ({soft_limit}s)")})
     if not res.host_load and sampling.last is not None:
         res = res.model_copy(update={"host_load": summarize(sampling.last.samples)})
@@ -164,7 +152,7 @@ class RunJobTask(Task):
             job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
             cfg = app_config(self.app)
             host = host_of(getattr(self.request, "hostname", None))
-            status = "timeout" if isinstance(exc, TimeLimitExceeded) else "error"
+            status = JobStatus.TIMEOUT if isinstance(exc, TimeLimitExceeded) else JobStatus.ERROR
             err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
             res = failed_result(job, host, status, err, time.time())
             to_coordinator(self.app, "swarmgym.record_job", [res.model_dump(mode="json")], job.job_id)

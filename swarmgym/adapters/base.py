@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Mapping, Protocol, Sequence
+from typing import Literal, Mapping, Protocol, Sequence
 
 from swarmgym.adapters.runner import TAIL_CAP, run_process
 from swarmgym.collect.events import newest_log, read_events
@@ -23,6 +23,10 @@ class Adapter(Protocol):
 
     def preflight(self, variant: str) -> None:
         """Raise a one-line SwarmgymError if this swarm cannot run ``variant`` at all."""
+
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        """Extra environment that tells this swarm which variant and seed a job asked for (the
+        simulator needs them; a real swarm's variant is its deployment, so it adds nothing)."""
 
 
 def merged_env(*layers: Mapping[str, str] | None) -> dict[str, str]:
@@ -50,7 +54,7 @@ def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str,
     if res.timed_out:
         problems.append(f"run: timed out after {timeout:g}s; process group killed (exit 124)")
     report, report_problems = parse_report(res.stdout)
-    source = "stdout" if report is not None else "none"
+    source: Literal["stdout", "events", "none"] = "stdout" if report is not None else "none"
     log_path = newest_log(ws, since=res.started - 1.0) if has_fleet_log else None
     if report is not None:
         problems += report_problems

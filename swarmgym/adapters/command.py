@@ -33,6 +33,9 @@ class CommandAdapter:
     def preflight(self, variant: str) -> None:
         self.argv("{prompt}", ())  # an empty template or a missing program: one line
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        return {}
+
     def binary(self) -> list[str]:
         return self.argv("{prompt}", ())[:1]
 

@@ -37,6 +37,9 @@ class GooseAdapter:
     def preflight(self, variant: str) -> None:
         self.binary()  # a missing binary: one line suggesting --swarm sim
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        return {}
+
     def pool_argv(self) -> list[str]:
         """``<binary> swarm pool``: what changes this swarm's pool (weight, enable, disable)."""
         return [*self.binary(), "swarm", "pool"]

@@ -22,7 +22,9 @@ import psutil
 from swarmgym.errors import AdapterError
 from swarmgym.guard import OWNER
 from swarmgym.isolation import Policy
-from swarmgym.sandbox import Boxed, kill_group, start_boxed, tail
+from swarmgym.proctree import descendants as _descendants
+from swarmgym.proctree import kill_tree
+from swarmgym.sandbox import Boxed, start_boxed, tail
 
 TIMEOUT_EXIT = 124
 STDOUT_CAP = 32 * 1024 * 1024
@@ -52,46 +54,6 @@ def resolve_binary(binary: str, *, hint: str = "") -> str:
             return found
         what = "not found on PATH"
     raise AdapterError(f"swarm binary {binary}: {what}{hint}")
-
-
-def _descendants(pid: int) -> list[psutil.Process]:
-    try:
-        return psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []
-
-
-def kill_tree(pid: int, known: list[psutil.Process]) -> None:
-    """SIGKILL the process group of ``pid`` and every known descendant (even in other sessions)."""
-    procs = known + _descendants(pid)
-    kill_group(pid)
-    for p in procs:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline and (any(_alive(p) for p in procs) or _group_alive(pid)):
-        time.sleep(0.02)
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether any live (non-zombie) process is still in process group ``pgid``."""
-    for p in psutil.process_iter():
-        try:
-            if os.getpgid(p.pid) == pgid and _alive(p):
-                return True
-        except (OSError, psutil.Error):
-            continue
-    return False
-
-
-def _alive(p: psutil.Process) -> bool:
-    """Running and not a zombie (an orphan's zombie is for init to reap, it holds no resources)."""
-    try:
-        return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
 
 
 def run_process(argv: list[str], cwd: Path | str, env: dict[str, str], timeout: float, *,

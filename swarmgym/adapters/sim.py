@@ -21,6 +21,7 @@ from pathlib import Path
 from swarmgym.adapters.base import base_env, merged_env
 from swarmgym.adapters.goose import GooseAdapter
 from swarmgym.models import RunOutcome
+from swarmgym.sim.fleet import pool_path
 
 #: real seconds a simulated run may need beyond its simulated time (interpreter start-up, staging)
 START_GRACE_SECS = 60.0
@@ -63,9 +64,15 @@ class SimAdapter(GooseAdapter):
             raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
                              f"known: {', '.join(fleet.variants)} (fleet file: SWARMGYM_SIM_FLEET)")
 
+    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+        return {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed)}
+
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         caller = merged_env(self.cfg.swarm.env, env)
         full = merged_env(base_env(self.cfg), caller)
+        # the pool file a shell's `swarmgym-sim swarm pool …` edits (same env, same function), even though
+        # this run's sessions go under the home's own goose root
+        full.setdefault("SWARMGYM_SIM_POOL", str(pool_path(full)))
         full["GOOSE_PATH_ROOT"] = caller.get("GOOSE_PATH_ROOT") or str(Path(self.cfg.home) / ".sim-goose")
         full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full
@@ -77,12 +84,15 @@ class SimAdapter(GooseAdapter):
 
     def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
         """The simulator is swarmgym's own code: it reads the package, the suite's reference and
-        mutant apps and its fleet file, and writes only under its GOOSE_PATH_ROOT."""
+        mutant apps, its fleet file and pool file, and writes only under its GOOSE_PATH_ROOT."""
         from swarmgym.isolation.policy import install_dirs
 
         ro = [*(str(p) for p in install_dirs()), env["SWARMGYM_SUITES_DIR"], *argv[:1]]
         if env.get("SWARMGYM_SIM_FLEET"):
             ro.append(env["SWARMGYM_SIM_FLEET"])
+        pool = env.get("SWARMGYM_SIM_POOL")
+        if pool and Path(pool).is_file():  # the pool knobs a shell set (read-only: runs never change them)
+            ro.append(pool)
         return ro, [env["GOOSE_PATH_ROOT"]]
 
     def fleet_file(self, env: Mapping[str, str]) -> Path:

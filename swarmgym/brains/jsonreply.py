@@ -82,7 +82,7 @@ def ask_json(brain: "Brain", role: str, system: str, user: str, schema: type[M],
     system = (f"{system}\n\nAnswer with exactly one JSON object (no second object, no JSON array) "
               f"that validates against this JSON schema:\n{schema_hint(schema)}")
     prompt, last = user, ""
-    for attempt in range(max(0, max_reasks) + 1):
+    for _attempt in range(max(0, max_reasks) + 1):
         reply = brain.complete(role, system, prompt, max_tokens)
         try:
             return schema.model_validate(extract_one_json(reply))

@@ -3,19 +3,24 @@
 In ``runs/operator/`` the harness writes ``req-<n>.json`` ``{id, role, system, user, max_tokens, ts}``
 and blocks until ``resp-<n>.txt`` appears with non-empty text, polling every
 ``brain.operator_poll_secs``; ``PENDING.md`` lists the open requests (added on request, removed on
-answer or give-up).  After ``brain.operator_timeout_secs`` it raises a BrainError naming the file.
-``n`` continues from the highest request number already in the folder.
+answer or give-up).  While it waits it says on stderr which file it waits for, and where.  After
+``brain.operator_timeout_secs`` it marks the request ``timed_out`` and raises a BrainError naming the file.
+``n`` continues from the highest request number already in the folder — except that a request with the
+same role, system and user text as one that timed out reuses that one: a re-run after a timeout picks
+up the reply written (late) to its ``resp-<n>.txt``, or goes on waiting for it.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
+from swarmgym.atomic import atomic_write_text
 from swarmgym.brains.base import Usage
 from swarmgym.errors import BrainError
 
@@ -28,19 +33,46 @@ HEADER = ("# Pending brain requests\n\nFor each open request read `req-<n>.json`
           "(exactly one JSON object of the asked shape) to `resp-<n>.txt`.\n\n")
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+REMIND_SECS = 60.0  # how often a waiting operator brain repeats what it waits for
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _same_question(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("role", "system", "user"))
 
 
 class OperatorBrain:
     name = "operator"
 
-    def __init__(self, cfg: "Config", folder: Path | None = None):
+    def __init__(self, cfg: "Config", folder: Path | None = None, say: Callable[[str], None] = _stderr):
         self.cfg = cfg
         self.usage = Usage()
         self.dir = Path(folder or cfg.runs_dir / "operator")
+        self.say = say
+
+    def _timed_out_request(self, payload: dict) -> tuple[int, Path] | None:
+        """The newest request that timed out asking exactly this (role, system, user) question."""
+        if not self.dir.is_dir():
+            return None
+        found = sorted(((int(m.group(1)), p) for p in self.dir.iterdir() if (m := _REQ.match(p.name))), reverse=True)
+        for n, path in found:
+            try:
+                old = json.loads(path.read_text())
+            except (OSError, ValueError):
+                continue
+            if isinstance(old, dict) and old.get("timed_out") and _same_question(old, payload):
+                return n, path
+        return None
+
+    def _mark(self, req: Path, **fields: Any) -> None:
+        try:
+            data = json.loads(req.read_text())
+            atomic_write_text(req, json.dumps({**data, **fields}, indent=2))
+        except (OSError, ValueError):
+            pass
 
     # --- requests -------------------------------------------------------------------------
     def _next_request(self, payload: dict) -> tuple[int, Path]:
@@ -65,21 +97,26 @@ class OperatorBrain:
         """Add (``line``) or remove (None) request ``n`` in PENDING.md."""
         path = self.dir / "PENDING.md"
         with _LOCK:
-            entries = [l for l in (path.read_text().splitlines() if path.exists() else [])
-                       if l.startswith("- [ ] ") and f"req-{n}.json" not in l.split("`")]
+            entries = [e for e in (path.read_text().splitlines() if path.exists() else [])
+                       if e.startswith("- [ ] ") and f"req-{n}.json" not in e.split("`")]
             if line:
                 entries.append(line)
-            _atomic_write(path, HEADER + ("\n".join(entries) + "\n" if entries else "(none)\n"))
+            atomic_write_text(path, HEADER + ("\n".join(entries) + "\n" if entries else "(none)\n"))
 
     def complete(self, role: str, system: str, user: str, max_tokens: int | None = None) -> str:
         max_tokens = max_tokens or self.cfg.brain.max_tokens
-        n, req = self._next_request({"id": 0, "role": role, "system": system, "user": user,
-                                     "max_tokens": max_tokens, "ts": time.time()})
+        payload = {"id": 0, "role": role, "system": system, "user": user, "max_tokens": max_tokens, "ts": time.time()}
+        earlier = self._timed_out_request(payload)
+        n, req = earlier or self._next_request(payload)
         resp = self.dir / f"resp-{n}.txt"
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
         self._pending(n, f"- [ ] `req-{n}.json` ({role}, {stamp} UTC) → write `resp-{n}.txt`")
         poll, timeout = self.cfg.brain.operator_poll_secs, self.cfg.brain.operator_timeout_secs
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
+        deadline, remind = start + timeout, start + REMIND_SECS
+        again_note = " (the same request timed out before; its reply is picked up here)" if earlier else ""
+        self.say(f"operator brain: waiting for the {role} reply in {resp}{again_note} — read {req.name} "
+                 f"(open requests: {self.dir / 'PENDING.md'}); giving up in {timeout:g}s")
         try:
             while True:
                 if resp.is_file():
@@ -90,10 +127,19 @@ class OperatorBrain:
                         if again != text:
                             continue
                         self.usage.add(0, 0)  # an operator has no token meter: count the call only
+                        if earlier:
+                            self._mark(req, timed_out=None, answered=time.time())
+                        self.say(f"operator brain: got the {role} reply from {resp.name}")
                         return text
-                if time.monotonic() >= deadline:
-                    raise BrainError(f"operator brain: no answer in {resp} after {timeout:g}s "
-                                     f"(request {req}); write the reply there and re-run")
+                now = time.monotonic()
+                if now >= deadline:
+                    self._mark(req, timed_out=time.time())
+                    raise BrainError(f"operator brain: no answer in {resp} after {timeout:g}s (request {req}); "
+                                     f"write the reply to {resp.name} and re-run the same command: the same request "
+                                     "(same role and text) is then answered from that file")
+                if now >= remind:
+                    remind = now + REMIND_SECS
+                    self.say(f"operator brain: still waiting for {resp} ({now - start:.0f}s of {timeout:g}s)")
                 time.sleep(min(poll, max(0.0, deadline - time.monotonic())) or poll)
         finally:
             self._pending(n, None)

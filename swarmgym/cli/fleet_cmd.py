@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import sys
 import time
 
@@ -23,6 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from swarmgym.states import CampaignStatus, JobState
 from swarmgym.cli import config_from
 from swarmgym.errors import QueueError
 from swarmgym.models import TIERS
@@ -366,13 +366,9 @@ def register(cli: click.Group) -> None:
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
-        from swarmgym.queue.routing import (
-            COORDINATOR_QUEUE,
-            check_name,
-            worker_name,
-            worker_queues,
-        )
-        from workers.profiles import resolve_profile
+        from swarmgym.hosts import host_name
+        from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
+        from swarmgym.workers.profiles import resolve_profile
 
         if home:
             from pathlib import Path
@@ -384,7 +380,7 @@ def register(cli: click.Group) -> None:
             cfg = load_config(home)
         else:
             cfg = config_from(ctx)
-        host = check_name("host", host or socket.gethostname().split(".")[0])
+        host = check_name("host", host or host_name())
         box = {}
         if isolation:
             from swarmgym.isolation import resolve

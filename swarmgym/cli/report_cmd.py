@@ -59,11 +59,18 @@ def register(cli: click.Group) -> None:
     @cli.command("report")
     @click.option("-n", "n", type=click.IntRange(min=1), default=30, show_default=True, help="How many sessions.")
     @click.option("--json", "as_json", is_flag=True, default=False, help="print the records as JSON [env SWARMGYM_REPORT_JSON]")
+    @click.option("--compare", nargs=2, default=None, metavar="ARM ARM",
+                  help="Write runs/COMPARE.html: BENCHMARK.html's pictures for these two arms only "
+                       "(an arm as bench-report names it, e.g. gguf or 'gguf [GOOSE_SWARM_REVIEW=1]').")
+    @click.option("--open/--no-open", "open_", default=False, help="With --compare: open the page in a browser.")
     @click.pass_context
-    def report(ctx: click.Context, n: int, as_json: bool) -> None:
-        """Print the last N sessions from the ledger."""
+    def report(ctx: click.Context, n: int, as_json: bool, compare: tuple[str, str] | None, open_: bool) -> None:
+        """Print the last N sessions from the ledger, or write the comparison page of two arms."""
         from swarmgym.ledger import Ledger
 
+        if compare:
+            _compare(ctx, list(compare), open_)
+            return
         recs = Ledger(config_from(ctx).ledger_dir).last(n)
         if as_json:
             import json
@@ -82,3 +89,20 @@ def register(cli: click.Group) -> None:
                       r.archetype or r.spec, r.variant, f"[{colors.get(r.overall, 'white')}]{r.overall}[/]",
                       "yes" if r.functional else "no", f"{r.wall_secs:.1f}s", ", ".join(r.idle_nodes) or "–")
         Console(width=max(Console().width, 150)).print(t)
+
+
+def _compare(ctx: click.Context, arms: list[str], open_: bool) -> None:
+    from swarmgym import reports
+
+    cfg = config_from(ctx)
+    data = reports.build(cfg)
+    known = list(dict.fromkeys(g.variant for g in data.groups))
+    for a in arms:
+        if a not in known:
+            raise click.UsageError(f"--compare: no arm {a!r} in the ledger; known: {', '.join(known) or '(none)'}")
+    if arms[0] == arms[1]:
+        raise click.UsageError("--compare: expected two different arms")
+    path = reports.write_html(cfg, data, arms=arms, name="COMPARE.html")
+    click.echo(str(path))
+    if open_:
+        click.launch(str(path))

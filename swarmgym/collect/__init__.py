@@ -7,7 +7,6 @@ Sources (one module each): the RunReport (``report``), the ``.swarm/run-*.jsonl`
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from swarmgym.collect.events import read_events
 from swarmgym.collect.report import report_from_events
 from swarmgym.collect.snapshot import snapshot
 from swarmgym.collect.traces import default_sessions_db, read_traces
+from swarmgym.hosts import host_name
 from swarmgym.models import Evidence, RunOutcome
 
 __all__ = ["collect", "task_session_ids"]
@@ -39,10 +39,7 @@ def collect(workspace: Path | str, outcome: RunOutcome | None, cfg, *,
             sessions_db: Path | str | None = None) -> Evidence:
     """Gather the evidence of one run in ``workspace``; never raises."""
     ev = Evidence(workspace=str(workspace))
-    try:
-        ev.host = socket.gethostname()
-    except OSError:
-        pass
+    ev.host = host_name()
     ev.run = outcome.model_copy(deep=True) if outcome is not None else None
     if ev.run is not None:
         ev.problems += list(ev.run.problems)

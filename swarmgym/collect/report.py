@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from swarmgym.models import RunReport, TaskOutcome
 
-#: the RunReport fields of the goose version this harness was written against (DESIGN.md section 4)
+#: the RunReport fields of the goose version this harness was written against (docs/architecture.md section 4)
 KNOWN_FIELDS = tuple(RunReport.model_fields)
 NON_MCP_PREFIXES = ("developer", "platform", "recipe")
 
@@ -115,12 +115,12 @@ def coerce_report(data: dict[str, Any]) -> tuple[RunReport, list[str]]:
             report = RunReport.model_validate(data)
             break
         except ValidationError as e:
-            bad = sorted({str(err["loc"][0]) for err in e.errors() if err["loc"]})
-            if not bad:
+            bad_keys = sorted({str(err["loc"][0]) for err in e.errors() if err["loc"]})
+            if not bad_keys:
                 return RunReport(), problems + ["report: unreadable; ignored"]
-            for key in bad:
+            for key in bad_keys:
                 data.pop(key, None)
-            problems.append(f"report: field(s) of the wrong shape dropped: {', '.join(bad)}")
+            problems.append(f"report: field(s) of the wrong shape dropped: {', '.join(bad_keys)}")
     else:  # pragma: no cover - each pass drops at least one key
         report = RunReport()
     report.tasks = tasks

@@ -79,7 +79,7 @@ def trace_from_rows(session_id: str, rows: Iterable[tuple[str, Any]]) -> Session
                 if item.get("id"):
                     by_id[str(item["id"])] = tc
             elif kind == "toolResponse":
-                tc = by_id.get(str(item.get("id")))
+                tc = by_id.get(str(item.get("id")))  # type: ignore[assignment]
                 ok = _result_ok(item)
                 if tc is not None and ok is not None and tc.ok is not False:
                     tc.ok = ok

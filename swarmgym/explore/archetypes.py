@@ -6,6 +6,8 @@ asks for a feature on top of it, carrying its old checks along as regression che
 """
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import random
 from dataclasses import dataclass, field
@@ -51,7 +53,7 @@ def green_apps(cfg: Config) -> list[Substrate]:
 
     if not (cfg.ledger_dir / "sessions.jsonl").exists():
         return []
-    last: dict[str, object] = {}
+    last: dict[str, Any] = {}
     for rec in Ledger(cfg.ledger_dir).records(kind="session", mode="exploratory"):
         last[rec.app_slug] = rec
     out = []

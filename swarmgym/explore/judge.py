@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding
+from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, Severity, Status
 
 SKIP_DIRS = {".git", ".swarm", "__pycache__", ".pytest_cache", "node_modules", ".venv", "venv", "target", "dist", "build"}
 CODE_EXT = {".py", ".md", ".toml", ".cfg", ".txt", ".json", ".yaml", ".yml", ".sh", ".js", ".ts", ".rs", ".go", ".sql"}
@@ -120,7 +120,7 @@ class Judge:
 
     @staticmethod
     def _requirements(r: RequirementsRuling, meta: dict) -> DimensionResult:
-        sev = {"pass": None, "partial": "medium", "fail": "high"}[r.status]
+        sev: Severity | None = {"pass": None, "partial": "medium", "fail": "high"}[r.status]
         findings = [Finding(severity=sev, dimension="requirements", message=f"requirement not met: {m}",
                             hint="ask for it explicitly in the next prompt, or add a golden check for it")
                     for m in r.missed] if sev else []
@@ -138,7 +138,7 @@ class Judge:
 
     @staticmethod
     def _bugs(bugs: list[Bug], meta: dict) -> DimensionResult:
-        status = "pass" if not bugs else "fail" if any(b.severity == "high" for b in bugs) else "partial"
+        status: Status = "pass" if not bugs else "fail" if any(b.severity == "high" for b in bugs) else "partial"
         findings = [Finding(severity=b.severity, dimension="bugs", message=f"{b.file + ': ' if b.file else ''}{b.description}",
                             hint="ask for a fix turn with a golden check that reproduces it") for b in bugs]
         return DimensionResult(name="bugs", status=status, summary=f"{len(bugs)} bug(s) found", findings=findings,

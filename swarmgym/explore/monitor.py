@@ -11,9 +11,9 @@ from typing import Iterable
 from pydantic import BaseModel, Field
 
 from swarmgym.balance import shares
-from swarmgym.models import Finding, PoolDevice, Turn
+from swarmgym.models import Finding, PoolDevice, Severity, Turn
 
-SEVERITY = {"starved": "medium", "idle": "medium", "underused": "low"}
+SEVERITY: dict[str, Severity] = {"starved": "medium", "idle": "medium", "underused": "low"}
 HINTS = {
     "starved": "raise its weight (swarm pool weight <dev> <w>) or enable it (swarm pool enable <dev>); check it is reachable",
     "idle": "raise its weight or lower the others'; check its model loads and answers",

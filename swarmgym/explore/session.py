@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError
@@ -212,7 +212,7 @@ def _next_move(brain, cfg: Config, st: _State, turn: Turn, step: int, budget: in
                     prompts.next_move_user(_state_for_brain(st, turn, step, budget)), NextMove, cfg.brain.max_reasks)
 
 
-def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, checks: list[Check] = ()) -> SessionDoc:
+def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, checks: Sequence[Check] = ()) -> SessionDoc:
     from swarmgym.reports.session import write_session
 
     last = doc.turns[-1] if doc.turns else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -94,7 +94,7 @@ def pool_command(pool_argv: list[str], key: str, value: Any) -> list[str]:
 
 
 def apply(proposal: Proposal, cfg: Config, workspace: Path, *, adapter: str, env: dict[str, str] | None = None,
-          pool: list[PoolDevice] = ()) -> dict[str, Any]:
+          pool: Sequence[PoolDevice] = ()) -> dict[str, Any]:
     """Apply what the guard allows; return {applied, rejected, manual, env_overrides, commands}."""
     out: dict[str, Any] = {"proposal": proposal.model_dump(), "applied": [], "rejected": [], "manual": [],
                            "env_overrides": {}, "commands": []}
@@ -128,7 +128,7 @@ def apply(proposal: Proposal, cfg: Config, workspace: Path, *, adapter: str, env
             try:
                 r = subprocess.run(argv, cwd=str(workspace), env=runner[1], capture_output=True,
                                    text=True, timeout=120, start_new_session=True)
-                rec = {"argv": argv, "exit_code": r.returncode, "output": (r.stdout + r.stderr)[-500:]}
+                rec: dict[str, Any] = {"argv": argv, "exit_code": r.returncode, "output": (r.stdout + r.stderr)[-500:]}
             except (OSError, subprocess.TimeoutExpired) as e:
                 rec = {"argv": argv, "exit_code": None, "output": f"{type(e).__name__}: {e}"}
             out["commands"].append(rec)

@@ -103,7 +103,7 @@ register_backend(SeatbeltBackend())
 register_backend(NoneBackend())
 
 
-def boxed_config(cfg, adapter: str | None):  # type: ignore[no-untyped-def]
+def boxed_config(cfg, adapter: str | None):
     """(``cfg`` with ``sandbox.backend`` resolved to the concrete backend, that backend's name):
     everything a job starts (swarm, checks) then uses the same box, and the record can say which."""
     name = resolve(cfg.sandbox.backend, adapter)

@@ -26,7 +26,7 @@ class Limits:
     file_size_mb: int = 256
 
     @classmethod
-    def from_config(cls, checks) -> Limits:  # type: ignore[no-untyped-def]
+    def from_config(cls, checks) -> Limits:
         return cls(checks.memory_mb, checks.cpu_secs, checks.max_procs, checks.file_size_mb)
 
 
@@ -85,7 +85,7 @@ def interpreter_dirs() -> list[Path]:
     return [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent]
 
 
-def secret_dirs(cfg, env: Mapping[str, str] | None = None) -> list[Path]:  # type: ignore[no-untyped-def]
+def secret_dirs(cfg, env: Mapping[str, str] | None = None) -> list[Path]:
     """Hidden from every box: the swarmgym root, $HOME, the suites and swarmgym's own code."""
     env = os.environ if env is None else env
     homes = {env.get("HOME") or "", os.path.expanduser("~"), _pw_home()}
@@ -101,7 +101,7 @@ def _pw_home() -> str:
         return ""
 
 
-def check_policy(cfg, workspace: str | Path, limits: Limits | None = None) -> Policy:  # type: ignore[no-untyped-def]
+def check_policy(cfg, workspace: str | Path, limits: Limits | None = None) -> Policy:
     """A golden check: no network, writable only the workspace and a private /tmp."""
     lim = limits or Limits.from_config(cfg.checks)
     return Policy(workspace=Path(workspace).resolve(), hidden=_real(secret_dirs(cfg)),
@@ -109,7 +109,7 @@ def check_policy(cfg, workspace: str | Path, limits: Limits | None = None) -> Po
                   limits=lim, max_procs=lim.max_procs, purpose="check")
 
 
-def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] = (),  # type: ignore[no-untyped-def]
+def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] = (),
                  writable: Iterable[str | Path] = ()) -> Policy:
     """The swarm: network allowed; writable the workspace and what the adapter names (goose state);
     the swarmgym root, $HOME and the suites (the golden checks) hidden."""
@@ -122,7 +122,7 @@ def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] 
                   network=True, limits=swarm_limits(cfg), max_procs=cfg.sandbox.swarm_max_procs, purpose="swarm")
 
 
-def swarm_limits(cfg) -> Limits:  # type: ignore[no-untyped-def]
+def swarm_limits(cfg) -> Limits:
     """The swarm's rlimits: only processes and file size are bounded (memory and CPU are its job)."""
     return Limits(memory_mb=UNBOUNDED, cpu_secs=UNBOUNDED, max_procs=cfg.sandbox.swarm_max_procs,
                   file_size_mb=cfg.sandbox.swarm_file_size_mb)

@@ -1,11 +1,12 @@
-"""Turning what a job sends back into the ledger's record (DESIGN.md section 7)."""
+"""Turning what a job sends back into the ledger's record (docs/architecture.md section 7)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
 from swarmgym.provenance import record_flags
+from swarmgym.states import JobStatus
 
 INFRA = "infra"
 
@@ -26,21 +27,21 @@ def record_from_result(result: JobResult, *, turns: int = 1, data: dict[str, Any
     dims: dict[str, str] = {}
     if verdict is not None:
         dims = {name: d.status for name, d in verdict.dimensions.items()}
-    if result.status == "infra":
+    if result.status == JobStatus.INFRA:
         overall, functional = INFRA, False
         error = error or ErrorInfo(type="Infra", message=f"job {job.job_id} could not run")
-    elif result.status == "done" and verdict is not None:
+    elif result.status == JobStatus.DONE and verdict is not None:
         overall, functional = verdict.overall, verdict.functional
-    elif result.status == "timeout":
+    elif result.status == JobStatus.TIMEOUT:
         overall, functional = "fail", bool(verdict and verdict.functional)
         error = error or ErrorInfo(type="Timeout", message=f"job {job.job_id} timed out after {result.wall_secs:.0f}s")
     else:
         overall, functional = "error", False
         error = error or ErrorInfo(
-            type="JobError" if result.status == "error" else "MissingVerdict",
+            type="JobError" if result.status == JobStatus.ERROR else "MissingVerdict",
             message=f"job {job.job_id} ended with status {result.status!r}"
                     + ("" if verdict is not None else " and no verdict"))
-    data: dict[str, Any] = {"status": result.status, **(data or {})}
+    data = {"status": result.status, **(data or {})}
     if result.host_load:
         data["host_load"] = dict(result.host_load)
     if result.artefacts:
@@ -67,8 +68,8 @@ def _flags(result: JobResult) -> dict[str, str]:
 
 
 def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
-                    findings: list[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
-                    mode: str = "benchmark", idle_nodes: list[str] = (), data: dict[str, Any] | None = None,
+                    findings: Sequence[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
+                    mode: str = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
                     ts: float | None = None, functional: bool = False,
                     provenance: Provenance | None = None) -> LedgerRecord:
     """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once.

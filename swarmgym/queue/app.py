@@ -1,6 +1,6 @@
 """The Celery app: one settings function for every process (CLI, host workers, coordinator, beat, flower).
 
-DESIGN.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
+docs/architecture.md section 9: JSON only, a visibility timeout longer than any job (set in the broker and result
 backend transport options *and* ``visibility_timeout``), prefetch 1 with late acks, task events on for
 Flower.  No task keeps a result (``task_ignore_result``; issue #16): nobody reads them, Flower shows
 outcomes from events, and a campaign completes by counters, not by a chord in the result backend.
@@ -20,7 +20,7 @@ from kombu import Exchange, Queue
 from swarmgym.config import Config, load_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
 
-TASK_MODULES = ["workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules",
+TASK_MODULES = ["swarmgym.workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules",
                 "swarmgym.queue.lifecycle"]
 
 
@@ -96,7 +96,7 @@ def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
     from swarmgym.queue.schedules import beat_schedule
 
     app.conf.beat_schedule = beat_schedule(cfg)
-    app.swarmgym_config = cfg  # type: ignore[attr-defined]
+    app.swarmgym_config = cfg
     return app
 
 
@@ -117,7 +117,7 @@ def app_config(app: Celery) -> Config:
     cfg = getattr(app, "swarmgym_config", None)
     if cfg is None:
         cfg = load_config()
-        app.swarmgym_config = cfg  # type: ignore[attr-defined]
+        app.swarmgym_config = cfg
     return cfg
 
 

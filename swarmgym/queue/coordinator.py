@@ -13,6 +13,8 @@ No task keeps a result: nobody reads them (Flower shows task outcomes from event
 """
 from __future__ import annotations
 
+from typing import Any
+
 import logging
 import threading
 import time
@@ -147,7 +149,7 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
     findings, data = campaign_health(recs, weights)
     started = min((x.data.get("started") or x.ts) for x in recs) if recs else camp.created
     data.update(planned=len(camp.jobs), created=camp.created, makespan_secs=round(time.time() - camp.created, 3),
-                first_start=started, status="cancelled" if camp.cancelled else "complete")
+                first_start=started, status=CampaignStatus.CANCELLED if camp.cancelled else CampaignStatus.COMPLETE)
     from swarmgym.ledger import campaign_record
     from swarmgym.provenance import campaign_provenance
 
@@ -231,7 +233,7 @@ def record_job(self, result: dict) -> dict:
 
 @shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True, ignore_result=True)
 def store_artefacts(self, session_id: str, payload: str) -> dict:
-    from workers.artefacts import unpack
+    from swarmgym.workers.artefacts import unpack
 
     cfg = app_config(self.app)
     try:

@@ -1,4 +1,4 @@
-"""Job leases: ``SET NX EX`` so two hosts never run the same job at once (DESIGN.md section 9).
+"""Job leases: ``SET NX EX`` so two hosts never run the same job at once (docs/architecture.md section 9).
 
 The value is ``<host>|<pid>|<token>``.  A thread renews the expiry while the job runs; if Redis
 lost the key (flushed), the renewer sets it again.  Release deletes the key only if we still hold

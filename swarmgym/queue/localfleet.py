@@ -17,6 +17,8 @@ from pathlib import Path
 
 import psutil
 
+from swarmgym.proctree import kill_group
+
 
 def _term_with_parent() -> None:
     """Linux: SIGTERM this child when the process that started it dies (a killed test run
@@ -106,10 +108,7 @@ class LocalFleet:
                 p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 pass
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_group(p.pid)
         try:
             p.wait(timeout=5)
         except subprocess.TimeoutExpired:

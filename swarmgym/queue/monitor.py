@@ -20,13 +20,13 @@ from typing import Iterable
 
 from swarmgym.balance import FLAGGED, shares, unbalanced
 from swarmgym.ledger.mapping import INFRA
-from swarmgym.models import Finding, LedgerRecord, PoolDevice
+from swarmgym.models import Finding, LedgerRecord, PoolDevice, Severity
 
 CONFIRM_CPU = 25.0
 MIN_JOBS = 2
 MAJORITY = 0.5
-SEVERITY = {"starved": "high", "idle": "medium", "underused": "low"}
-DEMOTE = {"high": "medium", "medium": "low", "low": "low"}
+SEVERITY: dict[str, Severity] = {"starved": "high", "idle": "medium", "underused": "low"}
+DEMOTE: dict[str, Severity] = {"high": "medium", "medium": "low", "low": "low"}
 HINT = {
     "device": "check the device is enabled, reachable and its model loads; if its tasks queue behind its cap, "
               "raise its pool weight (max tasks in flight)",
@@ -114,7 +114,7 @@ def host_findings(records: list[LedgerRecord], host_weights: dict[str, float] | 
             findings.append(Finding(
                 severity=SEVERITY[row.state] if enough else DEMOTE[SEVERITY[row.state]], dimension="cluster",
                 message=f"host {row.device} {row.state}: {row.dispatched} jobs vs fair share {row.fair:.1f}"
-                        + (f" (load samples idle, cpu {cpu[row.host]:.0f}%: confirmed)" if confirmed else ""),
+                        + (f" (load samples idle, cpu {cpu[row.host or '']:.0f}%: confirmed)" if confirmed else ""),
                 hint=HINT["host"]))
     return findings, data, unbalanced(rows)
 

@@ -27,7 +27,7 @@ class Preflight:
 
 
 def known_variants(cfg, hosts: dict[str, dict]) -> set[str]:
-    from workers.profiles import load_profiles
+    from swarmgym.workers.profiles import load_profiles
 
     out = {p.variant for p in load_profiles(cfg).values()}
     return out | {h.get("variant") for h in hosts.values() if h.get("variant")}

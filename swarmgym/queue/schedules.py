@@ -16,7 +16,6 @@ from __future__ import annotations
 import atexit
 import logging
 import os
-import socket
 import threading
 import uuid
 from datetime import datetime, timedelta
@@ -27,6 +26,7 @@ from celery.schedules import crontab
 from celery.signals import beat_init
 
 from swarmgym.errors import ConfigError
+from swarmgym.hosts import host_name
 from swarmgym.queue.redis_util import PREFIX
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ return 0
 
 def try_beat_lock(r, ttl: int = 30) -> tuple[bool, str]:
     """(acquired, value or current holder)."""
-    value = f"{socket.gethostname()}|{os.getpid()}|{uuid.uuid4().hex[:8]}"
+    value = f"{host_name()}|{os.getpid()}|{uuid.uuid4().hex[:8]}"
     if r.set(BEAT_LOCK, value, nx=True, ex=ttl):
         return True, value
     return False, r.get(BEAT_LOCK) or "?"

@@ -61,6 +61,7 @@ def mark_job(r, cid: str, job_id: str, state: str, *, task_id: str | None = None
     counters.move(r, cid, job_id, state, counter="requeued" if requeued else "", t=task_id, h=host, **info)
 
 
+
 def job_states(r, cid: str) -> dict[str, dict]:
     return counters.job_states(r, cid)
 

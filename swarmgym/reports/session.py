@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -60,7 +60,7 @@ def _turn_view(turn: Turn) -> dict:
     if v and not findings:
         findings = [f for d in v.dimensions.values() for f in d.findings]
     findings.sort(key=lambda f: SEVERITY_ORDER.get(f.severity, 9))
-    checks = []
+    checks: list[Any] = []
     if v and "checks" in v.dimensions:
         checks = v.dimensions["checks"].data.get("results") or []
     per_device = turn.per_device or (turn.run.report.dispatched_per_device if turn.run and turn.run.report else {})

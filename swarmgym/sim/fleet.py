@@ -7,7 +7,6 @@ that they affect later runs, exactly like goose's own pool knobs.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from swarmgym.atomic import atomic_write_text
 from swarmgym.errors import UsageError
 from swarmgym.goose_paths import goose_dir
 
@@ -146,12 +146,7 @@ def load_pool_state(env: Mapping[str, str]) -> dict[str, dict[str, Any]]:
 
 
 def save_pool_state(env: Mapping[str, str], state: dict[str, dict[str, Any]]) -> Path:
-    path = pool_path(env)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"devices": state}, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
-    return path
+    return atomic_write_text(pool_path(env), json.dumps({"devices": state}, indent=2, sort_keys=True) + "\n")
 
 
 def effective_devices(fleet: Fleet, env: Mapping[str, str]) -> list[Device]:

@@ -2,7 +2,7 @@
 
 A prompt is recognised by exact match with a spec's prompt or hard prompt, else by the app
 slug appearing in it as a word.  Suites come from ``SWARMGYM_SUITES_DIR`` (what the sim
-adapter passes from ``cfg.suites_dir``) or the repository's ``suites/``.
+adapter passes from ``cfg.suites_dir``) or the packaged suites.
 """
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ class Target:
 
 
 def _suites(env: Mapping[str, str]) -> list[Suite]:
-    from swarmgym.config import REPO_ROOT
+    from swarmgym.suite import packaged_suites_dir
 
-    root = Path(env.get("SWARMGYM_SUITES_DIR") or REPO_ROOT / "suites")
+    root = Path(env.get("SWARMGYM_SUITES_DIR") or packaged_suites_dir())
     if (root / "suite.yaml").is_file():
         dirs = [root]
     else:

@@ -7,6 +7,7 @@ optional ``judge`` callable (exploratory mode); benchmark mode runs without one.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Callable, Protocol
 
@@ -60,7 +61,7 @@ def verify(evidence: Evidence | None, workspace: str | Path, checks: list[Check]
     ctx = VerifyContext(evidence=evidence, workspace=Path(workspace), checks=list(checks), cfg=cfg,
                         samples=list(samples or (evidence.host_samples if evidence else [])),
                         check_timeout=check_timeout)
-    dims = {name: _guarded(name, lambda fn=fn: fn(ctx)) for name, fn in REGISTRY.items()}
+    dims = {name: _guarded(name, functools.partial(fn, ctx)) for name, fn in REGISTRY.items()}
     if judge is not None:
         try:
             for d in judge(ctx.workspace, prompt, list(requirements or []), evidence):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from statistics import mean
 
 from swarmgym.balance import dispatched_per_device, shares, unbalanced
-from swarmgym.models import DimensionResult, Finding
+from swarmgym.models import DimensionResult, Finding, Severity, Status
 from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
@@ -23,7 +23,7 @@ HINTS = {  # goose's weight is a cap on tasks in flight (an integer >= 1), not a
     "underused": "if its tasks queue behind its cap raise its weight (`swarm pool weight DEV N`, N = max tasks "
                  "in flight), or turn on GOOSE_SWARM_SPLIT so big tasks split across devices",
 }
-SEVERITY = {"starved": "medium", "idle": "medium", "underused": "low"}
+SEVERITY: dict[str, Severity] = {"starved": "medium", "idle": "medium", "underused": "low"}
 
 
 @dimension("cluster")
@@ -52,7 +52,7 @@ def cluster_dimension(ctx: VerifyContext) -> DimensionResult:
     if retries:
         findings.append(Finding(severity="info", dimension="cluster", message=f"{retries} task retr(ies) in the run",
                                 hint="retries cost wall time; read task_retry events for the failing device"))
-    status = ("fail" if any(r.state == "starved" for r in rows) else "partial" if unbalanced(rows) else "pass")
+    status: Status = ("fail" if any(r.state == "starved" for r in rows) else "partial" if unbalanced(rows) else "pass")
     summary = ", ".join(f"{r.device}={r.dispatched}" for r in rows) or "no tasks dispatched"
     return DimensionResult(name="cluster", status=status, summary=summary + (" (unbalanced)" if unbalanced(rows) else ""),
                            findings=findings,

@@ -1,4 +1,4 @@
-"""Compose dimension results into the overall verdict (DESIGN.md section 6).
+"""Compose dimension results into the overall verdict (docs/architecture.md section 6).
 
 fail    if any high-severity finding or any dimension fails;
 partial if any dimension is partial or errored, or any medium finding (a warning) stands;
@@ -6,12 +6,13 @@ pass    otherwise.  ``functional`` is true only when the checks dimension passed
 """
 from __future__ import annotations
 
-from swarmgym.models import DimensionResult, Verdict
+from swarmgym.models import DimensionResult, Overall, Verdict
 
 
 def compose(dims: dict[str, DimensionResult]) -> Verdict:
     findings = [f for d in dims.values() for f in d.findings]
     statuses = [d.status for d in dims.values()]
+    overall: Overall
     if "fail" in statuses or any(f.severity == "high" for f in findings):
         overall = "fail"
     elif "partial" in statuses or "error" in statuses or any(f.severity == "medium" for f in findings):

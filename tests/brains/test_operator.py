@@ -79,3 +79,44 @@ def test_no_answer_times_out_with_an_error_naming_the_file(tmp_path):
     with pytest.raises(BrainError, match=r"no answer in .*resp-1\.txt after 0\.3s"):
         brain.complete("opener", "s", "u")
     assert "req-1.json" not in (folder / "PENDING.md").read_text()
+
+
+def test_waiting_brain_says_which_file_it_waits_for_and_where(tmp_path, capsys):
+    brain, folder = operator(tmp_path)
+    answer_later(folder, 1, ['{"move": "fix"}'], delay=0.05)
+    brain.complete("next_move", "s", "u")
+    err = capsys.readouterr().err
+    assert f"waiting for the next_move reply in {folder / 'resp-1.txt'}" in err
+    assert "req-1.json" in err and str(folder / "PENDING.md") in err
+    assert "got the next_move reply from resp-1.txt" in err
+
+
+def test_rerun_after_timeout_picks_up_the_reply_written_late(tmp_path):
+    brain, folder = operator(tmp_path, **{"brain.operator_timeout_secs": 0.2})
+    with pytest.raises(BrainError, match=r"write the reply to resp-1\.txt and re-run") as exc:
+        ask_json(brain, "opener", "sys", "same question", Move)
+    assert "same request" in str(exc.value)
+    (folder / "resp-1.txt").write_text('{"move": "late answer"}')  # the operator answers after the timeout
+    again, _ = operator(tmp_path, **{"brain.operator_timeout_secs": 0.2})  # the re-run: a new process's brain
+    assert ask_json(again, "opener", "sys", "same question", Move).move == "late answer"
+    assert sorted(p.name for p in folder.glob("req-*.json")) == ["req-1.json"]  # no new request was made
+
+
+def test_rerun_after_timeout_keeps_waiting_on_the_same_file(tmp_path):
+    brain, folder = operator(tmp_path, **{"brain.operator_timeout_secs": 0.2})
+    with pytest.raises(BrainError):
+        brain.complete("opener", "sys", "q")
+    again, _ = operator(tmp_path)
+    answer_later(folder, 1, ['{"move": "now"}'], delay=0.1)
+    assert again.complete("opener", "sys", "q") == '{"move": "now"}'
+    assert not (folder / "req-2.json").exists()
+
+
+def test_a_different_question_after_a_timeout_gets_a_new_request(tmp_path):
+    brain, folder = operator(tmp_path, **{"brain.operator_timeout_secs": 0.2})
+    with pytest.raises(BrainError):
+        brain.complete("opener", "sys", "q")
+    (folder / "resp-1.txt").write_text('{"move": "for q"}')
+    again, _ = operator(tmp_path)
+    answer_later(folder, 2, ['{"move": "for other"}'], delay=0.05)
+    assert again.complete("opener", "sys", "other") == '{"move": "for other"}'

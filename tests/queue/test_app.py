@@ -1,4 +1,4 @@
-"""The Celery settings every process loads (DESIGN.md section 9) and the router."""
+"""The Celery settings every process loads (docs/architecture.md section 9) and the router."""
 from __future__ import annotations
 
 import subprocess

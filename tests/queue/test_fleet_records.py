@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import time
 
 import pytest
 import redis
@@ -76,7 +75,7 @@ def test_fleet_records_carry_each_hosts_flags_fresh_seeds_and_no_high_alarm_from
         free = dispatch.enqueue(app, cfg, tier="smoke", variant="mlx", swarm="sim")
         ledger = Ledger(cfg.ledger_dir)
         for sent in (pinned, free):
-            wait_until(lambda: Ledger(cfg.ledger_dir).has_job(f"campaign:{sent.campaign_id}"), 240, 1.0,
+            wait_until(lambda sent=sent: Ledger(cfg.ledger_dir).has_job(f"campaign:{sent.campaign_id}"), 240, 1.0,
                        f"campaign record of {sent.campaign_id}")
     finally:
         fleet.stop_all()

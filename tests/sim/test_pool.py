@@ -47,3 +47,36 @@ def test_bad_pool_commands_fail_with_one_line(tmp_path):
                                   "mlx-mini, mini-aux")
     res = sim_cli(tmp_path, "swarm", "pool", "weight", "mlx-mini", "lots")
     assert res.returncode == 2 and "WEIGHT must be a number of tasks" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_pool_knob_set_from_a_shell_steers_the_next_bench(tmp_path, monkeypatch):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from swarmgym.adapters import get_adapter, sim_command
+    from swarmgym.config import load_config
+    from swarmgym.sim.fleet import pool_path
+
+    home, user = tmp_path / "home", tmp_path / "user"  # the user's HOME: goose's config dir lives under it
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))}
+    env.update(HOME=str(user), SWARMGYM_SIM_TIME_SCALE="0", COLUMNS="200")
+    shell = subprocess.run([*sim_command(), "swarm", "pool", "disable", "gguf-box"], cwd=home, env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert shell.returncode == 0, shell.stderr
+    written = user / ".config" / "goose" / "sim-pool.json"
+    assert json.loads(written.read_text())["devices"]["gguf-box"]["enabled"] is False
+    for k in [k for k in os.environ if k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))]:
+        monkeypatch.delenv(k)
+    monkeypatch.setenv("HOME", str(user))
+    bench_env = get_adapter("sim", load_config(home, environ={})).env({})
+    assert pool_path(bench_env) == written  # one function, one file
+    assert bench_env["GOOSE_PATH_ROOT"] == str(home / ".sim-goose")  # sessions still stay in the home
+    exe = Path(sys.executable).parent / "swarmgym"
+    res = subprocess.run([str(exe), "bench", "--tier", "smoke", "--variant", "mlx", "--swarm", "sim"], cwd=home,
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (rec,) = [json.loads(x) for x in (home / "ledger" / "sessions.jsonl").read_text().splitlines() if x.strip()]
+    assert rec["per_device"] and not rec["per_device"].get("gguf-box")

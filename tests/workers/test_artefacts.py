@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from workers.artefacts import ship, unpack
+from swarmgym.workers.artefacts import ship, unpack
 
 
 def test_a_small_run_folder_is_shipped_and_unpacked_on_the_coordinator(tmp_path):

@@ -9,7 +9,7 @@ import time
 
 import psutil
 
-from workers.sampler import HostSampler, summarize
+from swarmgym.workers.sampler import HostSampler, summarize
 
 
 def test_sampler_sees_host_load_and_the_swarm_process_tree():

@@ -1,0 +1,306 @@
+"""``runs/BENCHMARK.html``: the head-to-head of arms in pictures (inline SVG, no external assets).
+
+Four views, all rebuilt from the ledger:
+
+1. pass rate per arm with Wilson 95 % error bars (per suite hash);
+2. per-spec pass-rate differences of each same-hash head-to-head, as a forest plot with Newcombe
+   95 % intervals (the hybrid score interval built from the two Wilson intervals), plus the mean
+   difference ± 1.96 SE over specs;
+3. how each arm's tasks were dispatched over the fleet's devices (share of tasks per device);
+4. a fleet timeline: each job as a bar on its host's lane, from start (finish − wall time) to finish.
+
+``swarmgym report --compare ARM ARM`` renders the same page for two arms only.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from markupsafe import Markup, escape
+
+from swarmgym import stats
+from swarmgym.models import LedgerRecord
+from swarmgym.reports import bench
+
+OVERALL_COLORS = {"pass": "#2e7d32", "partial": "#f9a825", "fail": "#c62828", "error": "#6a1b9a"}
+PALETTE = ["#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#00838f", "#ad1457", "#5d4037", "#9e9d24", "#546e7a"]
+TIMELINE_MAX = 400  # the most recent jobs shown on the fleet timeline
+LABEL_W, PLOT_W = 260, 520
+
+
+@dataclass
+class ArmExtra:
+    """What BENCHMARK.md does not need but the pictures do: tasks per device, jobs on the timeline."""
+
+    per_device: dict[str, int] = field(default_factory=dict)
+    jobs: list[LedgerRecord] = field(default_factory=list)
+
+
+def arm_of(rec: LedgerRecord) -> str:
+    return bench.arm(rec.variant, json.dumps(rec.flags or {}))
+
+
+def extras(records: Iterable[LedgerRecord]) -> dict[str, ArmExtra]:
+    out: dict[str, ArmExtra] = {}
+    for rec in records:
+        x = out.setdefault(arm_of(rec), ArmExtra())
+        for dev, n in (rec.per_device or {}).items():
+            x.per_device[dev] = x.per_device.get(dev, 0) + int(n)
+        x.jobs.append(rec)
+    return out
+
+
+def newcombe(a: bench.SpecStats, b: bench.SpecStats) -> tuple[float, float]:
+    """95 % interval of ``rate(a) - rate(b)`` (Newcombe's hybrid score method from Wilson intervals)."""
+    la, ua = stats.wilson(a.passes, a.runs)
+    lb, ub = stats.wilson(b.passes, b.runs)
+    pa, pb = a.rate, b.rate
+    d = pa - pb
+    return d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2), d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2)
+
+
+# --- SVG pieces --------------------------------------------------------------------------------
+
+def _svg(width: int, height: int, label: str, body: list[str]) -> Markup:
+    return Markup(f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                  f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">' + "".join(body) + "</svg>")
+
+
+def _axis(x0: float, x1: float, y: float, ticks: Sequence[tuple[float, str]], height: float) -> list[str]:
+    out = [f'<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="#90a4ae"/>']
+    for pos, text in ticks:
+        out.append(f'<line x1="{pos:.1f}" y1="{y - height}" x2="{pos:.1f}" y2="{y}" stroke="#eceff1"/>'
+                   f'<text x="{pos:.1f}" y="{y + 14}" font-size="11" text-anchor="middle" fill="#455a64">'
+                   f'{escape(text)}</text>')
+    return out
+
+
+def pass_rate_svg(groups: Sequence[bench.Group]) -> Markup:
+    """One row per arm: the pass rate as a dot, its Wilson 95 % interval as a bar."""
+    if not groups:
+        return Markup("")
+    row, top = 30, 12
+    h = top + row * len(groups) + 30
+    x = lambda v: LABEL_W + PLOT_W * v  # noqa: E731
+    body = _axis(LABEL_W, LABEL_W + PLOT_W, top + row * len(groups) + 4,
+                 [(x(v / 100), f"{v}%") for v in range(0, 101, 20)], row * len(groups))
+    for n, g in enumerate(groups):
+        y = top + n * row + row / 2
+        lo, hi = stats.wilson(g.passes, g.runs)
+        rate = g.passes / g.runs if g.runs else math.nan
+        color = PALETTE[n % len(PALETTE)]
+        tip = (f"{g.variant}: {g.passes}/{g.runs} pass = {100 * rate:.0f}% "
+               f"(Wilson 95% {100 * lo:.0f}–{100 * hi:.0f}%) on {g.suite_hash}") if g.runs else f"{g.variant}: no runs"
+        body.append(f'<g class="arm" data-arm="{escape(g.variant)}"><title>{escape(tip)}</title>'
+                    f'<text x="{LABEL_W - 8}" y="{y + 4}" font-size="12" text-anchor="end">{escape(_short(g.variant))}</text>')
+        if g.runs:
+            body.append(f'<line x1="{x(lo):.1f}" y1="{y}" x2="{x(hi):.1f}" y2="{y}" stroke="{color}" stroke-width="3"/>'
+                        f'<line x1="{x(lo):.1f}" y1="{y - 6}" x2="{x(lo):.1f}" y2="{y + 6}" stroke="{color}" stroke-width="2"/>'
+                        f'<line x1="{x(hi):.1f}" y1="{y - 6}" x2="{x(hi):.1f}" y2="{y + 6}" stroke="{color}" stroke-width="2"/>'
+                        f'<circle cx="{x(rate):.1f}" cy="{y}" r="5" fill="{color}"/>'
+                        f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4}" font-size="11">{g.passes}/{g.runs} '
+                        f'({100 * rate:.0f}%)</text>')
+        body.append("</g>")
+    return _svg(LABEL_W + PLOT_W + 90, int(h), "pass rate per arm with Wilson 95% intervals", body)
+
+
+def forest_svg(h2h: bench.HeadToHead) -> Markup:
+    """Per-spec difference A−B with its 95 % interval; the last row is the mean over specs ± 1.96 SE."""
+    rows: list[tuple[str, float, float, float, str]] = []
+    for d in h2h.shared:
+        lo, hi = newcombe(d.a, d.b)
+        rows.append((d.spec, d.diff, lo, hi, f"{d.spec}: {d.a.passes}/{d.a.runs} vs {d.b.passes}/{d.b.runs}, "
+                                             f"Δ {100 * d.diff:+.0f} pp (95% {100 * lo:+.0f} … {100 * hi:+.0f})"))
+    if not rows:
+        return Markup("")
+    se = 0.0 if math.isnan(h2h.se) else 1.96 * h2h.se
+    rows.append(("mean over specs", h2h.mean, h2h.mean - se, h2h.mean + se,
+                 f"mean Δ {100 * h2h.mean:+.1f} pp ± {100 * se:.1f} (1.96 SE over {len(h2h.shared)} specs)"))
+    row, top = 26, 12
+    h = top + row * len(rows) + 34
+    x = lambda v: LABEL_W + PLOT_W * (max(-1.0, min(1.0, v)) + 1) / 2  # noqa: E731
+    body = _axis(LABEL_W, LABEL_W + PLOT_W, top + row * len(rows) + 4,
+                 [(x(v / 100), f"{v:+d} pp" if v else "0") for v in range(-100, 101, 25)], row * len(rows))
+    body.append(f'<line x1="{x(0):.1f}" y1="{top}" x2="{x(0):.1f}" y2="{top + row * len(rows)}" '
+                f'stroke="#37474f" stroke-dasharray="4 3"/>')
+    for n, (label, diff, lo, hi, tip) in enumerate(rows):
+        y = top + n * row + row / 2
+        mean_row = n == len(rows) - 1
+        weight = ' font-weight="bold"' if mean_row else ""
+        color = "#37474f" if mean_row else ("#2e7d32" if lo > 0 else "#c62828" if hi < 0 else "#1565c0")
+        body.append(f'<g class="spec-diff" data-spec="{escape(label)}"><title>{escape(tip)}</title>'
+                    f'<text x="{LABEL_W - 8}" y="{y + 4}" font-size="12" text-anchor="end"'
+                    f'{weight}>{escape(label)}</text>')
+        if not math.isnan(diff):
+            mark = (f'<polygon points="{x(diff) - 7:.1f},{y} {x(diff):.1f},{y - 7} {x(diff) + 7:.1f},{y} {x(diff):.1f},{y + 7}" '
+                    f'fill="{color}"/>' if mean_row else f'<rect x="{x(diff) - 5:.1f}" y="{y - 5}" width="10" height="10" fill="{color}"/>')
+            body.append(f'<line x1="{x(lo):.1f}" y1="{y}" x2="{x(hi):.1f}" y2="{y}" stroke="{color}" stroke-width="2.5"/>'
+                        + mark + f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4}" font-size="11">{100 * diff:+.0f} pp</text>')
+        body.append("</g>")
+    body.append(f'<text x="{LABEL_W}" y="{h - 2}" font-size="11" fill="#455a64">← {escape(_short(h2h.b.variant))} better'
+                f'</text><text x="{LABEL_W + PLOT_W}" y="{h - 2}" font-size="11" fill="#455a64" text-anchor="end">'
+                f'{escape(_short(h2h.a.variant))} better →</text>')
+    return _svg(LABEL_W + PLOT_W + 80, int(h), f"per-spec pass-rate difference {h2h.a.variant} minus {h2h.b.variant}", body)
+
+
+def dispatch_svg(arms: Sequence[str], extra: dict[str, ArmExtra]) -> Markup:
+    """One stacked bar per arm: the share of its tasks each device ran."""
+    devices = sorted({d for a in arms for d in extra.get(a, ArmExtra()).per_device})
+    if not devices:
+        return Markup("")
+    color = {d: PALETTE[i % len(PALETTE)] for i, d in enumerate(devices)}
+    row, top = 30, 34
+    h = top + row * len(arms) + 8
+    body = []
+    lx = 0
+    for d in devices:  # legend
+        body.append(f'<rect x="{lx}" y="6" width="10" height="10" fill="{color[d]}"/>'
+                    f'<text x="{lx + 14}" y="15" font-size="11">{escape(d)}</text>')
+        lx += 24 + 7 * len(d)
+    for n, a in enumerate(arms):
+        y = top + n * row
+        per = extra.get(a, ArmExtra()).per_device
+        total = sum(per.values())
+        body.append(f'<g class="dispatch" data-arm="{escape(a)}">'
+                    f'<text x="{LABEL_W - 8}" y="{y + 15}" font-size="12" text-anchor="end">{escape(_short(a))}</text>'
+                    f'<rect x="{LABEL_W}" y="{y + 3}" width="{PLOT_W}" height="18" fill="#eceff1"/>')
+        x0 = float(LABEL_W)
+        for d in devices:
+            k = per.get(d, 0)
+            if not total or not k:
+                continue
+            w = PLOT_W * k / total
+            body.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{w:.1f}" height="18" fill="{color[d]}">'
+                        f'<title>{escape(a)} · {escape(d)}: {k} of {total} tasks ({100 * k / total:.0f}%)</title></rect>')
+            if w > 34:
+                body.append(f'<text x="{x0 + w / 2:.1f}" y="{y + 16}" font-size="10" fill="#fff" '
+                            f'text-anchor="middle">{100 * k / total:.0f}%</text>')
+            x0 += w
+        body.append(f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 16}" font-size="11">{total} tasks</text></g>')
+    return _svg(max(LABEL_W + PLOT_W + 80, lx), int(h), "tasks per device, share per arm", body)
+
+
+def _pack(recs: Sequence[LedgerRecord]) -> dict[str, list[list[LedgerRecord]]]:
+    """Per host, jobs in rows so that no two jobs in a row overlap (concurrent jobs stack up)."""
+    out: dict[str, list[list[LedgerRecord]]] = {}
+    for r in sorted(recs, key=lambda r: r.ts - (r.wall_secs or 0)):
+        rows = out.setdefault(r.host or "?", [])
+        start = r.ts - (r.wall_secs or 0)
+        for row in rows:
+            if row[-1].ts <= start + 1e-6:
+                row.append(r)
+                break
+        else:
+            rows.append([r])
+    return dict(sorted(out.items()))
+
+
+def timeline_svg(records: Sequence[LedgerRecord]) -> Markup:
+    """Jobs as bars on one lane per host (a sub-row per concurrent job), from start (finish − wall) to
+    finish; colour = overall."""
+    recs = [r for r in records if r.ts][-TIMELINE_MAX:]
+    if not recs:
+        return Markup("")
+    lanes = _pack(recs)
+    t0 = min(r.ts - (r.wall_secs or 0) for r in recs)
+    span = max(max(r.ts for r in recs) - t0, 1e-3)
+    sub, gap, top = 16, 10, 26
+    n_rows = sum(len(rows) for rows in lanes.values())
+    plot_h = sub * n_rows + gap * len(lanes)
+    h = top + plot_h + 30
+    x = lambda t: LABEL_W + PLOT_W * (t - t0) / span  # noqa: E731
+    unit, div = ("s", 1.0) if span < 180 else ("min", 60.0) if span < 3 * 3600 else ("h", 3600.0)
+    ticks = [(x(t0 + span * k / 5), f"{span * k / 5 / div:.0f} {unit}" if span / div >= 5 else
+              f"{span * k / 5 / div:.1f} {unit}") for k in range(6)]
+    body = _axis(LABEL_W, LABEL_W + PLOT_W, top + plot_h + 4, ticks, plot_h)
+    lx = LABEL_W
+    for name, c in OVERALL_COLORS.items():
+        body.append(f'<rect x="{lx}" y="6" width="10" height="10" fill="{c}"/>'
+                    f'<text x="{lx + 14}" y="15" font-size="11">{name}</text>')
+        lx += 70
+    body.append(f'<text x="{LABEL_W + PLOT_W}" y="15" font-size="11" text-anchor="end" fill="#455a64">t = 0 at '
+                f'{time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t0))} UTC</text>')
+    y = top
+    for host, rows in lanes.items():
+        body.append(f'<g class="host" data-host="{escape(host)}"><text x="{LABEL_W - 8}" '
+                    f'y="{y + len(rows) * sub / 2 + 4:.1f}" font-size="12" text-anchor="end">{escape(host)} '
+                    f'({sum(len(r) for r in rows)} jobs)</text>')
+        for row in rows:
+            for r in row:
+                start = r.ts - (r.wall_secs or 0)
+                w = max(x(r.ts) - x(start), 1.5)
+                tip = f"{r.job_id} · {r.spec} · {arm_of(r)} · {r.overall} · {r.wall_secs:.1f}s on {host}"
+                body.append(f'<rect class="job" x="{x(start):.1f}" y="{y + 1}" width="{w:.1f}" height="{sub - 2}" '
+                            f'fill="{OVERALL_COLORS.get(r.overall, "#90a4ae")}" stroke="#fff" stroke-width="0.5">'
+                            f'<title>{escape(tip)}</title></rect>')
+            y += sub
+        body.append("</g>")
+        y += gap
+    return _svg(LABEL_W + PLOT_W + 40, int(h), "fleet timeline: jobs per host over time", body)
+
+
+def _short(label: str, n: int = 38) -> str:
+    return label if len(label) <= n else label[: n - 1] + "…"
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1000px;
+color:#263238;padding:0 16px}h1{font-size:22px}h2{font-size:17px;margin-top:32px;border-bottom:1px solid #cfd8dc}
+h3{font-size:14px;margin:18px 0 6px}p.note{color:#546e7a;font-size:13px}table{border-collapse:collapse;font-size:13px}
+td,th{padding:3px 10px;border-bottom:1px solid #eceff1;text-align:left}.warn{color:#b71c1c;font-weight:bold}
+svg.chart{display:block;margin:6px 0 14px;max-width:100%;height:auto}"""
+
+
+def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequence[str] | None = None,
+           title: str = "swarmgym benchmark") -> str:
+    """The whole page; ``arms`` limits it to those arms (``report --compare``)."""
+    groups = [g for g in data.groups if arms is None or g.variant in arms]
+    h2h = [h for h in data.head_to_head if arms is None or {h.a.variant, h.b.variant} <= set(arms)]
+    recs = [r for r in records if arms is None or arm_of(r) in arms]
+    extra = extras(recs)
+    shown_arms = list(dict.fromkeys(g.variant for g in groups))
+    out = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
+           f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>",
+           f"<p class=\"note\">{sum(g.runs for g in groups)} benchmark runs, {len(shown_arms)} arm(s), generated "
+           f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC from the ledger. An arm is a variant plus the "
+           "swarm flags in effect. Hover any mark for its numbers.</p>"]
+    if not groups:
+        out.append("<p>No benchmark runs in the ledger yet: run <code>swarmgym bench</code>.</p></body></html>")
+        return "".join(out)
+    out.append("<h2>Pass rate per arm</h2><p class=\"note\">Dot: share of runs whose golden checks all passed; "
+               "bar: Wilson 95 % interval.</p>")
+    for suite_hash in dict.fromkeys(g.suite_hash for g in groups):
+        same = [g for g in groups if g.suite_hash == suite_hash]
+        suites = ", ".join(sorted({s for g in same for s in g.suites})) or "?"
+        out.append(f"<h3>suite {escape(suites)} · hash <code>{escape(suite_hash)}</code></h3>{pass_rate_svg(same)}")
+    if len(data.hashes) > 1 and arms is None:
+        out.append(f"<p class=\"warn\">Runs on {len(data.hashes)} different suite hashes: arms are only compared "
+                   "on the same hash.</p>")
+    out.append("<h2>Head-to-head: per-spec differences</h2>")
+    if not h2h:
+        out.append("<p class=\"note\">No two arms ran on the same suite hash: nothing to compare.</p>")
+    for h in h2h:
+        se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
+        mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
+        out.append(f"<h3>{escape(h.a.variant)} vs {escape(h.b.variant)} · hash <code>{escape(h.a.suite_hash)}</code></h3>"
+                   f"<p class=\"note\">Per spec: pass-rate difference A−B with a Newcombe 95 % interval; last row: "
+                   f"mean over specs {mean} ± {se} pp (SE). Sign test p = {_p(h.sign.p)}; McNemar p = "
+                   f"{_p(h.mcnemar.p)} ({h.mcnemar.b}/{h.mcnemar.c} discordant pairs).</p>{forest_svg(h)}")
+        if h.only_a or h.only_b:
+            out.append(f"<p class=\"note\">Not in both: {escape(', '.join(h.only_a + h.only_b))}.</p>")
+    out.append("<h2>Dispatch over the fleet's devices</h2><p class=\"note\">Share of each arm's swarm tasks that "
+               "each device ran (from the runs' per-device counts).</p>")
+    out.append(dispatch_svg(shown_arms, extra) or "<p class=\"note\">No per-device counts recorded.</p>")
+    out.append(f"<h2>Fleet timeline</h2><p class=\"note\">Each job as a bar on the host that ran it, from its start "
+               f"(finish − wall time) to its finish; the most recent {TIMELINE_MAX} jobs.</p>")
+    out.append(timeline_svg(recs) or "<p class=\"note\">No timestamps recorded.</p>")
+    out.append("</body></html>")
+    return "".join(out)
+
+
+def _p(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.3f}"

@@ -1,0 +1,38 @@
+"""What counts as a secret: the rules that keep credentials away from model-written code and reports.
+
+Secrets are never config keys; they live in the environment or ``.env``.  A variable is secret when
+its name holds ``KEY``, ``TOKEN``, ``SECRET`` or ``PASSWORD``, starts with a prefix that carries
+credentials without saying so (the broker/result URLs, ``CELERY_*``, ``FLOWER_*``), is named in the
+config's ``secrets:`` list, or when its value is a URL with a password.  Used by the check sandbox,
+the swarm's environment and the report redactor; depends on nothing else in swarmgym.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from swarmgym.config import Config
+
+SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+
+# Names that carry credentials without saying so: the broker URL may hold a password, Flower's
+# basic auth is a login.  Matched as prefixes.
+SECRET_NAME_PREFIXES = ("SWARMGYM_BROKER_URL", "SWARMGYM_RESULT_BACKEND", "SWARMGYM_QUEUE_BROKER_URL",
+                        "SWARMGYM_QUEUE_RESULT_BACKEND", "CELERY_", "FLOWER_")
+_URL_CREDENTIALS = re.compile(r"://[^/@\s:]*:[^/@\s]+@")
+
+
+def secret_names(cfg: Config | None = None) -> set[str]:
+    """The extra secret names a config lists under ``secrets:``."""
+    return set(cfg.secrets if cfg else [])
+
+
+def is_secret_name(name: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
+    up = name.upper()
+    return any(m in up for m in SECRET_MARKERS) or up.startswith(SECRET_NAME_PREFIXES) or name in extra
+
+
+def is_secret(name: str, value: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
+    """A variable model-written code must not see: a secret-looking name, or a URL with a password."""
+    return is_secret_name(name, extra) or bool(_URL_CREDENTIALS.search(value or ""))
