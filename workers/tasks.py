@@ -29,7 +29,7 @@ from swarmgym.hosts import host_name
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.proctree import kill_with_group
 from swarmgym.queue import accept, deadhosts, liveness, store
-from swarmgym.states import CampaignStatus, JobState, JobStatus
+from swarmgym.states import JobStatus
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -150,7 +150,6 @@ class RunJobTask(Task):
             return
         try:
             job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
-            cfg = app_config(self.app)
             host = host_of(getattr(self.request, "hostname", None))
             status = JobStatus.TIMEOUT if isinstance(exc, TimeLimitExceeded) else JobStatus.ERROR
             err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])

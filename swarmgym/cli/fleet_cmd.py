@@ -22,7 +22,6 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from swarmgym.states import CampaignStatus, JobState
 from swarmgym.cli import config_from
 from swarmgym.errors import QueueError
 from swarmgym.models import TIERS

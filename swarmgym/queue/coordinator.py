@@ -13,7 +13,6 @@ No task keeps a result: nobody reads them (Flower shows task outcomes from event
 """
 from __future__ import annotations
 
-from typing import Any
 
 import logging
 import threading
@@ -23,6 +22,7 @@ import redis
 from celery import shared_task
 
 from swarmgym.errors import SwarmgymError
+from swarmgym.states import CampaignStatus
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, deadhosts, dispatch, durable, plans, store

@@ -216,7 +216,7 @@ def snapshot(r, cid: str, recent: int = 10) -> dict | None:
 
 
 def complete(snap: dict | None) -> bool:
-    return bool(snap) and snap["planned"] > 0 and snap["recorded"] >= snap["planned"]
+    return snap is not None and snap["planned"] > 0 and snap["recorded"] >= snap["planned"]
 
 
 def rebuild(r, cid: str, *, planned: list[str], recorded: dict[str, str], variant: str, tier: str,
@@ -228,7 +228,7 @@ def rebuild(r, cid: str, *, planned: list[str], recorded: dict[str, str], varian
         if j in recorded:
             outcomes[f"o:{recorded[j] or 'none'}"] = outcomes.get(f"o:{recorded[j] or 'none'}", 0) + 1
     pipe.delete(hash_key(cid))
-    pipe.hset(hash_key(cid), mapping={**outcomes, 
+    pipe.hset(hash_key(cid), mapping={**outcomes,
         "planned": len(planned), "jobs": len(planned), "variant": variant, "tier": tier, "created": created,
         "status": status, "recorded": sum(1 for j in planned if j in recorded),
         "failed": sum(1 for j in planned if recorded.get(j) in FAILED), "stale": 0, "running": 0, "requeued": 0})

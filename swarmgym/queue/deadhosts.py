@@ -118,7 +118,7 @@ def job_done(r: redis.Redis, cid: str, jid: str) -> bool:
 
 
 def is_stale(r: redis.Redis, task_id: str | None) -> bool:
-    return bool(task_id) and bool(r.hexists(STALE, task_id))
+    return task_id is not None and bool(r.hexists(STALE, task_id))
 
 
 def lost_jobs_of(r: redis.Redis, cid: str) -> dict[str, dict]:

@@ -15,7 +15,6 @@ import uuid
 from dataclasses import dataclass
 
 from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
-from swarmgym.states import CampaignStatus, JobState
 from swarmgym.errors import QueueError
 from swarmgym.models import JobSpec
 from swarmgym.queue import counters, store

@@ -30,7 +30,7 @@ def known_variants(cfg, hosts: dict[str, dict]) -> set[str]:
     from swarmgym.workers.profiles import load_profiles
 
     out = {p.variant for p in load_profiles(cfg).values()}
-    return out | {h.get("variant") for h in hosts.values() if h.get("variant")}
+    return out | {str(h["variant"]) for h in hosts.values() if h.get("variant")}
 
 
 def check(cfg, r, *, swarm: str, variant: str, pin_host: str | None, suite: str, suite_hash: str,

@@ -72,7 +72,7 @@ def rows(cfg, r, cid: str, page_size: int = 500) -> Iterator[dict[str, Any]]:
         page = ledger.page(cid, after_line=after, limit=page_size)
         if not page:
             break
-        for line, job_id, host, overall, wall in page:
+        for _line, job_id, host, overall, wall in page:
             recs[job_id] = (host, overall, wall)
         after = page[-1][0]
     for j in camp.jobs:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from swarmgym.campaign import Campaign, save_campaign
 from swarmgym.queue import counters
-from swarmgym.queue.counters import CAMPAIGNS_SET, hash_key, jobs_key
+from swarmgym.queue.counters import hash_key, jobs_key
 
 __all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "hash_key", "jobs_key",
            "ensure_redis", "mark_job", "job_states", "redis_status", "set_cancelled"]
