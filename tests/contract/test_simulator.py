@@ -18,7 +18,8 @@ RUNS = {  # name -> (spec index, extra env)
     "reference": (0, {"SWARMGYM_SIM_FORCE": "reference"}),
     "crash": (1, {"SWARMGYM_SIM_FORCE": "crash", "SWARMGYM_SIM_VARIANT": "gguf"}),
     "narrator": (2, {"SWARMGYM_SIM_FORCE": "narrator"}),
-    "gguf": (1, {"SWARMGYM_SIM_VARIANT": "gguf", "GOOSE_SWARM_PREREVIEW": "0"}),
+    # faults are forced: an unforced draw may pick garbage or hang, which a goose client cannot read either
+    "gguf": (1, {"SWARMGYM_SIM_VARIANT": "gguf", "GOOSE_SWARM_PREREVIEW": "0", "SWARMGYM_SIM_FORCE": "starved"}),
     "rep-a": (2, {"SWARMGYM_SIM_FORCE": "reference"}),
     "rep-b": (2, {"SWARMGYM_SIM_FORCE": "reference"}),
 }
