@@ -16,7 +16,7 @@ import secrets
 import tempfile
 import time
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Mapping
 
 from pydantic import Field
 
@@ -49,8 +49,8 @@ class Campaign(Model):
 
 def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
     """The swarm feature flags and env knobs set in ``env`` (default: this process)."""
-    env = os.environ if env is None else env
-    return dict(sorted({**swarm_flags(env), **env_knobs(env)}.items()))
+    src: Mapping[str, str] = os.environ if env is None else env
+    return dict(sorted({**swarm_flags(src), **env_knobs(src)}.items()))
 
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal, Sequence
 
 from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
 from swarmgym.provenance import record_flags
@@ -10,7 +10,7 @@ from swarmgym.provenance import record_flags
 INFRA = "infra"
 
 
-def record_from_result(result: JobResult, *, turns: int = 1, data: dict[str, Any] | None = None) -> LedgerRecord:
+def record_from_result(result: JobResult, *, turns: int = 1, extra: dict[str, Any] | None = None) -> LedgerRecord:
     """The ledger record for one finished job — the one constructor of session records (bench,
     fleet coordinator, exploratory sessions alike).
 
@@ -40,7 +40,7 @@ def record_from_result(result: JobResult, *, turns: int = 1, data: dict[str, Any
             type="JobError" if result.status == "error" else "MissingVerdict",
             message=f"job {job.job_id} ended with status {result.status!r}"
                     + ("" if verdict is not None else " and no verdict"))
-    data: dict[str, Any] = {"status": result.status, **(data or {})}
+    data: dict[str, Any] = {"status": result.status, **(extra or {})}
     if result.host_load:
         data["host_load"] = dict(result.host_load)
     if result.artefacts:
@@ -66,9 +66,10 @@ def _flags(result: JobResult) -> dict[str, str]:
     return record_flags(result.provenance) if result.provenance.adapter else dict(result.job.flags)
 
 
+
 def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
-                    findings: list[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
-                    mode: str = "benchmark", idle_nodes: list[str] = (), data: dict[str, Any] | None = None,
+                    findings: Sequence[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
+                    mode: Literal["benchmark", "exploratory"] = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
                     ts: float | None = None, functional: bool = False,
                     provenance: Provenance | None = None) -> LedgerRecord:
     """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once.

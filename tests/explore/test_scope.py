@@ -1,7 +1,6 @@
 """The tweaker's scope guard: nothing outside the allowed swarm knobs ever gets through."""
 from __future__ import annotations
 
-import math
 
 from hypothesis import given, strategies as st
 

@@ -2,10 +2,10 @@
 from one job — real Celery workers against a throwaway redis-server on a free port."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
-import time
 
 import pytest
 import redis
@@ -51,7 +51,7 @@ def _pings(r: redis.Redis) -> bool:
 
 @pytest.fixture
 def home(tmp_path, redis_url, monkeypatch):
-    for k in [k for k in __import__("os").environ if k.startswith("GOOSE_SWARM_")]:
+    for k in [k for k in os.environ if k.startswith("GOOSE_SWARM_")]:
         monkeypatch.delenv(k)  # the enqueuer sets no flag: whatever a record shows came from its host
     h = tmp_path / "home"
     h.mkdir()
