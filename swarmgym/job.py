@@ -148,9 +148,14 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                      data={"rep": job.rep, "flags": job.flags, "swarm": job.swarm})
     result = JobResult(job=job, session_id=sid, host=host, status="error", started=started)
     try:
+        from swarmgym.errors import IsolationError
+        from swarmgym.isolation import boxed_config
+
         try:
+            cfg, result.provenance.isolation = boxed_config(cfg, job.swarm)  # type: ignore[assignment]
+            doc.provenance.isolation = result.provenance.isolation
             prompt, checks = preflight_job(job, cfg, host)
-        except CannotRun:
+        except (CannotRun, IsolationError):
             result.status = "infra"
             raise
         ws = cfg.apps_dir / job.app_slug / sid
@@ -165,7 +170,8 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         wall = time.time() - started
         doc.turns.append(turn_from(1, "bench", prompt, evidence, verdict, wall))
         timed_out = bool(evidence.run and evidence.run.timed_out)
-        prov = evidence.provenance or base_provenance(job, cfg, host)
+        prov = (evidence.provenance or base_provenance(job, cfg, host)).model_copy(
+            update={"isolation": result.provenance.isolation})
         result = result.model_copy(update={"status": "timeout" if timed_out else "done", "verdict": verdict,
                                            "wall_secs": round(wall, 3), "provenance": prov,
                                            **_summary(evidence, verdict)})
@@ -173,7 +179,8 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
     except Exception as e:
         result.error = ErrorInfo.of(e)
         result.wall_secs = round(time.time() - started, 3)
-        result.provenance = base_provenance(job, cfg, host)
+        result.provenance = base_provenance(job, cfg, host).model_copy(
+            update={"isolation": result.provenance.isolation})
         doc.error = result.error
         doc.overall = "infra" if result.status == "infra" else "error"
         doc.turns.append(Turn(n=1, kind="bench", error=result.error, wall_secs=result.wall_secs))

@@ -5,6 +5,7 @@ fleet log, so ``has_fleet_log`` is False; a JSON RunReport on stdout is still re
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -42,4 +43,10 @@ class CommandAdapter:
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))
         return execute(self.name, argv, workspace, self.env(env),
-                       timeout or self.cfg.swarm.timeout, has_fleet_log=False)
+                       timeout or self.cfg.swarm.timeout, has_fleet_log=False, cfg=self.cfg,
+                       read_only=[argv[0], *self.named_paths()])
+
+    def named_paths(self) -> list[str]:
+        """Existing absolute paths in the ``swarm.command`` template (a script, a seed folder): the
+        configured tool may read them even inside the hidden swarmgym root."""
+        return [a for a in self.cfg.swarm.command if os.path.isabs(a) and os.path.exists(a)]

@@ -109,7 +109,10 @@ def record_job(self, result: dict) -> dict:
         log.error("record_job: not a JobResult: %s", str(e).splitlines()[0])
         return {"ignored": True, "error": str(e)[:500]}
     from swarmgym.ledger import record_from_result
+    from swarmgym.queue.accept import check_record
 
+    if (refused := check_record(cfg, for_config(cfg), res, result)) is not None:
+        return refused
     rec = record_from_result(res)
     if res.pool:
         rec.data["pool"] = [p.model_dump(mode="json") for p in res.pool]
