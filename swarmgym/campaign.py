@@ -23,7 +23,8 @@ from swarmgym.atomic import atomic_write_text
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.models import JobSpec, Model, TIERS
-from swarmgym.provenance import env_knobs, swarm_flags
+from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS  # noqa: F401  (re-exported: one list, in provenance)
+from swarmgym.provenance import FLAG_PREFIXES, env_knobs, swarm_flags  # noqa: F401
 from swarmgym.queue.routing import check_name
 from swarmgym.suite import Suite, load_suite
 
@@ -49,8 +50,8 @@ class Campaign(Model):
 
 def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
     """The swarm feature flags and env knobs set in ``env`` (default: this process)."""
-    source: Mapping[str, str] = os.environ if env is None else env
-    return dict(sorted({**swarm_flags(source), **env_knobs(source)}.items()))
+    src: Mapping[str, str] = os.environ if env is None else env
+    return dict(sorted({**swarm_flags(src), **env_knobs(src)}.items()))
 
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:

@@ -86,3 +86,22 @@ def test_sim_and_command_runs_of_one_variant_never_pool_into_one_arm(tmp_path, s
     assert "| mlx (sim) |" in summary and "| mlx (command) |" in summary
     h2h = md[md.index("## Head-to-head"):md.index("## Per variant")]
     assert " vs " not in h2h  # a simulated arm is never compared with a real one
+
+
+def test_binary_version_is_asked_once_per_binary_and_again_when_it_is_rebuilt(tmp_path):
+    import os
+
+    from swarmgym.provenance import binary_version
+
+    calls = tmp_path / "calls"
+    exe = tmp_path / "fakegoose"
+    exe.write_text(f"#!/bin/sh\necho x >> {calls}\necho 'goose 1.2.3-local'\n")
+    exe.chmod(0o755)
+    assert binary_version([str(exe)]) == "goose 1.2.3-local"
+    assert binary_version([str(exe)]) == "goose 1.2.3-local"
+    assert len(calls.read_text().splitlines()) == 1
+    st = exe.stat()
+    os.utime(exe, (st.st_atime, st.st_mtime + 5))  # a rebuilt binary
+    binary_version([str(exe)])
+    assert len(calls.read_text().splitlines()) == 2
+    assert binary_version([str(tmp_path / "missing")]) is None

@@ -8,12 +8,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from swarmgym.cli import config_from
 from swarmgym.models import TIERS
 
-BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
+BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
+         "infra": "[blue]infra[/]"}
 
 
 def _line(res) -> str:
     v = res.verdict
-    overall = "error" if v is None else v.overall
+    overall = "infra" if res.status == "infra" else "error" if v is None else v.overall
     dims = " ".join(f"{d}={v.status(d)}" for d in ("checks", "swarm", "cluster", "diagnostics")) if v else (
         f"{res.error.type}: {res.error.message}" if res.error else res.status)
     return (f"{res.job.seq + 1:>3} {res.job.spec:<8} rep {res.job.rep:<2} {BADGE[overall]:<18} "
@@ -85,5 +86,8 @@ def register(cli: click.Group) -> None:
 
             results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished)
         passed = sum(1 for r in results if r.verdict and r.verdict.functional)
-        console.print(f"{passed}/{len(results)} functional; ledger: {cfg.ledger_dir}; report: {cfg.runs_dir / 'BENCHMARK.md'}")
+        infra = sum(1 for r in results if r.status == "infra")
+        console.print(f"{passed}/{len(results) - infra} functional"
+                      + (f" ({infra} could not run: infra)" if infra else "")
+                      + f"; ledger: {cfg.ledger_dir}; report: {cfg.runs_dir / 'BENCHMARK.md'}")
         console.print(f"[dim]cut short? finish with: swarmgym bench --resume {campaign.campaign_id}[/]")

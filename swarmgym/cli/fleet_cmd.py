@@ -26,7 +26,8 @@ from swarmgym.cli import config_from
 from swarmgym.errors import QueueError
 from swarmgym.models import TIERS
 
-BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
+BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
+         "infra": "[blue]infra[/]"}
 
 
 def _app(cfg):

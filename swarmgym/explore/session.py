@@ -122,9 +122,9 @@ def _record(cfg: Config, doc: SessionDoc, brain, started: float) -> None:
                        idle_nodes=sorted(set(mon.flagged)), per_device=mon.per_device, error=doc.error,
                        started=started, finished=time.time(), provenance=prov)
     rec = record_from_result(result, turns=len(doc.turns),
-                             data={"workspace": doc.workspace, "brain": brain.name if brain else None,
-                                   "usage": doc.data.get("brain_usage"), "monitor": mon.line(),
-                                   "tweaked": any(t.tweak for t in doc.turns), "seed": doc.data.get("seed")})
+                             extra={"workspace": doc.workspace, "brain": brain.name if brain else None,
+                                    "usage": doc.data.get("brain_usage"), "monitor": mon.line(),
+                                    "tweaked": any(t.tweak for t in doc.turns), "seed": doc.data.get("seed")})
     Ledger(cfg.ledger_dir).record(rec)
 
 

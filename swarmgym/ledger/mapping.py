@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
 from swarmgym.provenance import record_flags
@@ -11,7 +11,7 @@ from swarmgym.states import JobStatus
 INFRA = "infra"
 
 
-def record_from_result(result: JobResult, *, turns: int = 1, data: dict[str, Any] | None = None) -> LedgerRecord:
+def record_from_result(result: JobResult, *, turns: int = 1, extra: dict[str, Any] | None = None) -> LedgerRecord:
     """The ledger record for one finished job — the one constructor of session records (bench,
     fleet coordinator, exploratory sessions alike).
 
@@ -41,11 +41,13 @@ def record_from_result(result: JobResult, *, turns: int = 1, data: dict[str, Any
             type="JobError" if result.status == JobStatus.ERROR else "MissingVerdict",
             message=f"job {job.job_id} ended with status {result.status!r}"
                     + ("" if verdict is not None else " and no verdict"))
-    data = {"status": result.status, **(data or {})}
+    data: dict[str, Any] = {"status": result.status, **(extra or {})}
     if result.host_load:
         data["host_load"] = dict(result.host_load)
     if result.artefacts:
         data["artefacts"] = result.artefacts
+    if result.pool:  # the campaign monitor judges each job against its own pool
+        data["pool"] = [p.model_dump(mode="json") for p in result.pool]
     if result.started or result.finished:
         data["started"], data["finished"] = result.started, result.finished
     if verdict is not None:
@@ -67,9 +69,10 @@ def _flags(result: JobResult) -> dict[str, str]:
     return record_flags(result.provenance) if result.provenance.adapter else dict(result.job.flags)
 
 
+
 def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
                     findings: Sequence[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
-                    mode: str = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
+                    mode: Literal["benchmark", "exploratory"] = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
                     ts: float | None = None, functional: bool = False,
                     provenance: Provenance | None = None) -> LedgerRecord:
     """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once.

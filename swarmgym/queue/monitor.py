@@ -26,7 +26,7 @@ CONFIRM_CPU = 25.0
 MIN_JOBS = 2
 MAJORITY = 0.5
 SEVERITY: dict[str, Severity] = {"starved": "high", "idle": "medium", "underused": "low"}
-DEMOTE: dict[str, Severity] = {"high": "medium", "medium": "low", "low": "low"}
+DEMOTE: dict[Severity, Severity] = {"high": "medium", "medium": "low", "low": "low", "info": "info"}
 HINT = {
     "device": "check the device is enabled, reachable and its model loads; if its tasks queue behind its cap, "
               "raise its pool weight (max tasks in flight)",
@@ -82,12 +82,12 @@ def device_findings(records: list[LedgerRecord], cpu: dict[str, float]) -> tuple
                      "by_state": {s: len(v) for s, v in states.items()}})
         if worst == "ok":
             continue
-        severity = SEVERITY[worst]
+        severity: Severity = SEVERITY[worst]
         if share < MAJORITY:  # now and then: noted, and a pattern only from a quarter of the jobs on
             severity = "low" if share >= MAJORITY / 2 else "info"
         elif n < MIN_JOBS:
             severity = DEMOTE[severity]
-        confirmed = host_of.get(dev) is not None and cpu.get(host_of[dev] or "", 100.0) < CONFIRM_CPU
+        confirmed = cpu.get(host_of.get(dev) or "", 100.0) < CONFIRM_CPU
         shown = ", ".join(ids[:10]) + (f", … ({n - 10} more)" if n > 10 else "")
         findings.append(Finding(
             severity=severity, dimension="cluster",
@@ -107,14 +107,15 @@ def host_findings(records: list[LedgerRecord], host_weights: dict[str, float] | 
     findings, data = [], []
     enough = sum(jobs_per_host.values()) > MIN_JOBS
     for row in rows:
-        confirmed = row.host in cpu and cpu[row.host] < CONFIRM_CPU
-        data.append({**row.as_dict(), "cpu_mean": round(cpu[row.host], 1) if row.host in cpu else None,
+        host_cpu = cpu.get(row.host or "")
+        confirmed = host_cpu is not None and host_cpu < CONFIRM_CPU
+        data.append({**row.as_dict(), "cpu_mean": round(host_cpu, 1) if host_cpu is not None else None,
                      "confirmed_idle": confirmed and row.state in SEVERITY})
         if row.state in SEVERITY:
             findings.append(Finding(
                 severity=SEVERITY[row.state] if enough else DEMOTE[SEVERITY[row.state]], dimension="cluster",
                 message=f"host {row.device} {row.state}: {row.dispatched} jobs vs fair share {row.fair:.1f}"
-                        + (f" (load samples idle, cpu {cpu[row.host or '']:.0f}%: confirmed)" if confirmed else ""),
+                        + (f" (load samples idle, cpu {host_cpu:.0f}%: confirmed)" if confirmed else ""),
                 hint=HINT["host"]))
     return findings, data, unbalanced(rows)
 

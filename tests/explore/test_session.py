@@ -49,6 +49,9 @@ def test_three_turn_heavy_spec_session_accumulates_checks_and_records_everything
     rec = Ledger(cfg.ledger_dir).find(doc.session_id)[0]
     assert (rec.mode, rec.archetype, rec.turns, rec.functional) == ("exploratory", "heavy-spec", 3, True)
     assert rec.data["workspace"] == doc.workspace and (cfg.apps_dir / "rdcalc").is_dir()
+    # the exploratory record says what ran, like a benchmark one (one record constructor)
+    assert rec.provenance.adapter == "sim" and rec.provenance.binary_version and rec.provenance.host == rec.host
+    assert saved["provenance"] == rec.provenance.model_dump(mode="json")
 
 
 def test_continue_existing_extends_a_green_app_and_reruns_its_old_checks(cfg, rdcalc, responder):

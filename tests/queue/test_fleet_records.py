@@ -2,6 +2,7 @@
 from one job — real Celery workers against a throwaway redis-server on a free port."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -50,7 +51,7 @@ def _pings(r: redis.Redis) -> bool:
 
 @pytest.fixture
 def home(tmp_path, redis_url, monkeypatch):
-    for k in [k for k in __import__("os").environ if k.startswith("GOOSE_SWARM_")]:
+    for k in [k for k in os.environ if k.startswith("GOOSE_SWARM_")]:
         monkeypatch.delenv(k)  # the enqueuer sets no flag: whatever a record shows came from its host
     h = tmp_path / "home"
     h.mkdir()
@@ -103,3 +104,38 @@ def test_fleet_records_carry_each_hosts_flags_fresh_seeds_and_no_high_alarm_from
     loads = [r.data.get("host_load") for r in (rec, other)]
     assert all(load and load["samples"] >= 2 and load["span_secs"] > 0 for load in loads)
     assert {tuple(sorted(x)) for x in loads} == {tuple(sorted(loads[0]))}  # one schema
+
+
+def test_a_campaign_records_device_findings_match_its_jobs_findings(home):
+    from swarmgym.campaign import new_campaign, save_campaign
+    from swarmgym.queue import store
+    from swarmgym.queue.app import make_app
+    from swarmgym.queue.redis_util import for_config
+
+    cfg = load_config(home)
+    app = make_app(cfg)
+    camp = new_campaign(cfg, "light", "mlx", swarm="sim", mode="queue")
+    camp.jobs = [j.model_copy(update={"env": {"SWARMGYM_SIM_FORCE": "starved"}}) for j in camp.jobs]
+    save_campaign(cfg, camp)
+    fleet = LocalFleet(home, dict(SIM_ENV), die_with_parent=True)
+    try:
+        names = [fleet.coordinator(), fleet.worker("mlx", "h1", concurrency=2)]
+        fleet.wait_ready(app, names, timeout=120)
+        store.ensure_redis(for_config(cfg), camp)
+        dispatch.send_chord(app, cfg, camp.campaign_id, camp.jobs, fresh=True)
+        wait_until(lambda: Ledger(cfg.ledger_dir).has_job(f"campaign:{camp.campaign_id}"), 300, 1.0,
+                   "the campaign record")
+    finally:
+        fleet.stop_all()
+    ledger = Ledger(cfg.ledger_dir)
+    jobs = ledger.records(kind="session", campaign_id=camp.campaign_id)
+    assert len(jobs) == 3 and all(r.idle_nodes for r in jobs)  # every job starved a device
+    rec = ledger.find(f"campaign:{camp.campaign_id}")[0]
+    assert rec.data["findings"], "a starved device in every job is never 'findings: []'"
+    for row in rec.data["per_device"]:
+        expect = sorted(r.job_id for r in jobs if row["device"] in r.idle_nodes)
+        assert row["flagged_jobs"] == expect, row
+        assert row["share"] == round(len(expect) / row["jobs"], 3)
+    flagged = [row for row in rec.data["per_device"] if row["flagged_jobs"]]
+    assert flagged and all(any(f["message"].startswith(f"device {row['device']} ") for f in rec.data["findings"])
+                           for row in flagged)

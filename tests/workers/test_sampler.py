@@ -28,6 +28,18 @@ def test_sampler_sees_host_load_and_the_swarm_process_tree():
     assert summary["samples"] == len(s.samples) and summary["swarm_procs_max"] >= 1
 
 
+def test_a_short_run_at_one_hertz_still_gets_samples_spanning_it_in_one_schema():
+    t0 = time.time()
+    with HostSampler(hz=1.0, root_pid=os.getpid()) as s:
+        time.sleep(0.9)
+    t1 = time.time()
+    assert len(s.samples) >= 3  # 0.1 s in, gaps doubling, and one as the run ends
+    assert s.samples[0].ts - t0 < 0.6 and t1 - s.samples[-1].ts < 0.5
+    load = summarize(s.samples)
+    assert load["span_secs"] >= 0.4 and load["samples"] == len(s.samples)
+    assert set(load) == set(summarize(s.samples[:1]))  # the same keys however many samples
+
+
 def test_sampler_excludes_given_pids_and_always_returns_one_sample():
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
     try:
