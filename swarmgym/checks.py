@@ -1,6 +1,7 @@
 """The golden-check runner: grade a workspace against a spec's checks.
 
-``command_succeeds`` runs through :func:`swarmgym.sandbox.run_sandboxed`; the file kinds read
+``command_succeeds`` and ``differential`` (a golden table, :mod:`swarmgym.difftable`) run through
+:func:`swarmgym.sandbox.run_sandboxed`; the file kinds read
 the workspace (never following a path outside it); ``tool_called`` reads the swarm evidence.
 """
 from __future__ import annotations
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from swarmgym import difftable
 from swarmgym.config import Config
 from swarmgym.models import CheckResult, Evidence
 from swarmgym.sandbox import Limits, run_sandboxed
@@ -65,6 +67,18 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
         detail = "timed out; process group killed" if res.timed_out else f"exit {res.exit_code}"
         return CheckResult(name=check.name, kind=check.kind, passed=res.exit_code == 0 and not res.timed_out,
                            exit_code=res.exit_code, duration_s=round(res.duration_s, 3), timed_out=res.timed_out,
+                           stdout_tail=res.stdout_tail, stderr_tail=res.stderr_tail, detail=detail)
+    if check.kind == "differential":
+        table = difftable.load_table(check.table_file(), str(check.module))
+        res = run_sandboxed(difftable.command(table), ws, timeout=check.timeout or timeout or cfg.checks.timeout,
+                            limits=Limits.from_config(cfg.checks), extra_secrets=set(cfg.secrets),
+                            output_cap=cfg.checks.output_cap, env_extra=cfg.checks.env)
+        ok, detail = difftable.summarize(res.exit_code, res.stdout_tail)
+        ok = ok and res.exit_code == 0 and not res.timed_out
+        if res.timed_out:
+            detail = "timed out; process group killed"
+        return CheckResult(name=check.name, kind=check.kind, passed=ok, exit_code=res.exit_code,
+                           duration_s=round(res.duration_s, 3), timed_out=res.timed_out,
                            stdout_tail=res.stdout_tail, stderr_tail=res.stderr_tail, detail=detail)
     if check.kind == "tool_called":
         names = tool_names(evidence)

@@ -116,7 +116,7 @@ class Schedule(_Section):
 class Config(_Section):
     home: Path = Field(Path("."), description="where ledger/, runs/, apps/ live")
     suites_dir: Path = Field(REPO_ROOT / "suites")
-    suite: str = "bench-v1"
+    suite: str = "bench-v2"
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
     swarm: SwarmConfig = Field(default_factory=SwarmConfig)
