@@ -31,9 +31,12 @@ def load_table(path: Path, module: str) -> dict[str, Any]:
     return {"module": module, "rows": data["rows"]}
 
 
-def command(table: dict[str, Any]) -> str:
-    """The bash command that runs ``table`` through the driver (source and table on stdin)."""
-    src = DRIVER.read_text() + f"\nTABLE = {json.dumps(table)!r}\nsys.exit(main(json.loads(TABLE)))\n"
+def command(table: dict[str, Any], mode: str = "inproc") -> str:
+    """The bash command that runs ``table`` through the driver (source and table on stdin).
+
+    ``mode="subproc"`` makes every row real subprocesses (the slow baseline benchmarks/suite.py measures).
+    """
+    src = DRIVER.read_text() + f"\nTABLE = {json.dumps(table)!r}\nsys.exit(main(json.loads(TABLE), {mode!r}))\n"
     if EOF_MARK in src:
         raise SuiteError(f"golden table may not contain {EOF_MARK}")
     return f"python3 - <<'{EOF_MARK}'\n{src}\n{EOF_MARK}\n"

@@ -302,6 +302,7 @@ class LedgerRecord(Model):
     ts: float
     data: dict[str, Any] = Field(default_factory=dict)
     provenance: Provenance = Field(default_factory=Provenance)
+    regrade_of: str | None = None  # a re-grade under another suite: the job id of the original record
 
 
 # --- sessions (runs/<session_id>/) -------------------------------------------------------

@@ -137,7 +137,8 @@ def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = No
             row.problem = str(e)
             return row
         row.results = run_checks(checks, ws, cfg)
-        ws_text = "".join(f.read_text(errors="replace") for f in ws.rglob("*.py")) if mutant else ""
+        ws_text = "".join(f.read_text(errors="replace") for f in ws.rglob("*")  # the stub contract's evidence
+                          if mutant and f.is_file() and f.suffix != ".db" and f.stat().st_size < 1_000_000)
     row.passed = [r.name for r in row.results if r.passed]
     row.failed = [r.name for r in row.results if not r.passed]
     if mutant is not None and spec.requirements is not None and not mutant.targets:
