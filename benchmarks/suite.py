@@ -21,14 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
+from rich.console import Console
+from rich.table import Table
 
-from swarmgym import difftable  # noqa: E402
-from swarmgym.checks import run_checks  # noqa: E402
-from swarmgym.config import load_config  # noqa: E402
-from swarmgym.sandbox import Limits, run_sandboxed  # noqa: E402
-from swarmgym.suite import load_suite, materialize  # noqa: E402
+from swarmgym import difftable
+from swarmgym.checks import run_checks
+from swarmgym.config import load_config
+from swarmgym.sandbox import Limits, run_sandboxed
+from swarmgym.suite import load_suite, materialize
 
 
 def timed(fn) -> tuple[float, float]:
@@ -61,7 +61,7 @@ def main() -> int:
                 for hard in (False, True):
                     checks = spec.checks_for(hard)
                     err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {len(checks)} checks")
-                    wall, cpu = median([timed(lambda: run_checks(checks, ws, cfg)) for _ in range(args.reps)])
+                    wall, cpu = median([timed(lambda c=checks, w=ws: run_checks(c, w, cfg)) for _ in range(args.reps)])
                     rows.append({"spec": spec_id, "suite": suite.name, "tier": "extreme" if hard else "normal",
                                  "checks": len(checks), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
                 if suite is v2:  # the golden tables: one process vs one subprocess per row
@@ -71,7 +71,7 @@ def main() -> int:
                             cmd = difftable.command(table, mode)
                             res = []
                             for _ in range(args.reps):
-                                res.append(timed(lambda: run_sandboxed(cmd, ws, timeout=600, limits=Limits())))
+                                res.append(timed(lambda c=cmd, w=ws: run_sandboxed(c, w, timeout=600, limits=Limits())))
                             wall, cpu = median(res)
                             rows.append({"spec": spec_id, "suite": suite.name, "tier": f"{c.name} ({mode})",
                                          "checks": len(table["rows"]), "wall_s": round(wall, 2),

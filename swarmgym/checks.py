@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from swarmgym import difftable
 from swarmgym.config import Config

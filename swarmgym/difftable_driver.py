@@ -44,7 +44,7 @@ def run_inproc(module, argv):
             else:
                 print(e.code, file=sys.stderr)
                 code = 1
-        except BaseException:  # what the interpreter would do with an uncaught exception
+        except BaseException:  # noqa: BLE001 - what the interpreter does with an uncaught exception
             traceback.print_exc()
             code = 1
         finally:
@@ -54,7 +54,7 @@ def run_inproc(module, argv):
 
 def run_subproc(module, argv):
     try:
-        p = subprocess.run([sys.executable, "-m", module, *argv], capture_output=True, text=True,
+        p = subprocess.run([sys.executable, "-m", module, *argv], check=False, capture_output=True, text=True,
                            stdin=subprocess.DEVNULL, timeout=30)
     except subprocess.TimeoutExpired:
         return None, "", "timed out after 30 s"
@@ -105,23 +105,23 @@ def step_problem(step, code, out, err, subst):
     if "Traceback (most recent call last)" in out + err:
         return "printed a Python traceback"
     if code != step["exit"]:
-        return "exit %s, want %s" % (code, step["exit"])
+        return f"exit {code}, want {step['exit']}"
     prefix = step.get("err")
     if prefix is not None:
         lines = [ln for ln in _lines(err) if ln.strip()]
         if len(lines) != 1 or not lines[0].startswith(prefix):
-            return "stderr should be one line starting with %r, got %r" % (prefix, err[-200:])
+            return f"stderr should be one line starting with {prefix!r}, got {err[-200:]!r}"
     if not stdout_ok(step.get("out", "any"), step.get("stdout"), out):
-        return "stdout %r, want %r (%s)" % (out[-300:], step.get("stdout"), step.get("out"))
+        return f"stdout {out[-300:]!r}, want {step.get('stdout')!r} ({step.get('out')})"
     for path, want in (step.get("files") or {}).items():
         real = subst(path)
         try:
             with open(real, newline="") as f:
                 rows = list(csv.reader(f))
         except OSError as e:
-            return "file %s: %s" % (path, e.strerror)
+            return f"file {path}: {e.strerror}"
         if rows != want["csv"]:
-            return "file %s holds %r, want %r" % (path, rows[:4], want["csv"][:4])
+            return f"file {path} holds {rows[:4]!r}, want {want['csv'][:4]!r}"
     return None
 
 

@@ -10,8 +10,8 @@ dimensions judged the swarm's behaviour, which a new ruler does not change.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel, Field
 

@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
 
 from swarmgym.errors import SuiteError
 
@@ -55,7 +62,7 @@ class Check(_Strict):
         return self._root / str(self.table)
 
     @model_validator(mode="after")
-    def _fields_for_kind(self) -> "Check":
+    def _fields_for_kind(self) -> Check:
         need = {"command_succeeds": ["run"], "file_exists": ["path"], "file_contains": ["path", "text"],
                 "file_matches": ["path", "pattern"], "tool_called": ["tool"],
                 "differential": ["table", "module"]}[self.kind]
@@ -110,7 +117,7 @@ class Suite(_Strict):
     def reference_dir(self, spec: Spec) -> Path:
         return self.root / "apps" / spec.app_slug / "reference"
 
-    def mutants(self, spec: Spec) -> list["Mutant"]:
+    def mutants(self, spec: Spec) -> list[Mutant]:
         """Folder mutants (``mutants/<name>/``) and patch mutants (``mutants.yaml``) of a spec's app."""
         from swarmgym.mutants import load_patch_mutants
 

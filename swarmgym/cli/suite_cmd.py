@@ -92,7 +92,13 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
     failed by some mutant, each spec has liar/stub/crash mutants, and suite.lock matches.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     from swarmgym.suiteverify import plan, verify_suite
 

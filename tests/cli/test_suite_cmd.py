@@ -17,7 +17,7 @@ def swarmgym(*args: str, home: Path, timeout: float = 120) -> subprocess.Complet
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
     env["COLUMNS"] = "200"
     return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args],
-                          capture_output=True, text=True, env=env, timeout=timeout)
+                          check=False, capture_output=True, text=True, env=env, timeout=timeout)
 
 
 def tiny_suite(root: Path, *, liar_script: str = "echo goodbye\n", lock: bool = True) -> Path:

@@ -19,7 +19,7 @@ SUITE = Path(__file__).resolve().parent.parent
 
 
 def run_ref(slug: str, argv: list[str]) -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", slug, *argv], cwd=SUITE / "apps" / slug / "reference",
+    p = subprocess.run([sys.executable, "-m", slug, *argv], cwd=SUITE / "apps" / slug / "reference", check=False,
                        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=30)
     return p.returncode, p.stdout, p.stderr
 
@@ -48,7 +48,7 @@ def answer(slug: str, rows: list[dict], err_prefix: str) -> list[dict]:
                 elif mode in ("number2", "order"):
                     step["stdout"] = st["stdout"]
                 if st.get("files") and code == 0:
-                    step["files"] = {p: {"csv": list(csv.reader(open(sub(p), newline="")))} for p in st["files"]}
+                    step["files"] = {p: {"csv": list(csv.reader(Path(sub(p)).read_text().splitlines()))} for p in st["files"]}
                 if mode == "number2":  # review: the reference prints the model's value as a token
                     assert st["stdout"] in stdout, (row["id"], st, stdout)
                 if "expect_exit" in st:  # the generator's own review: the reference must agree

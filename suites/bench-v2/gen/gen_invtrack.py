@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import answer, write  # noqa: E402
+from common import answer, write
 
 SEED = 2026
 ACCEPT = ["item add A1 --name Bolt --qty 10 --price 2", "item add A2 --name Nut --qty 5 --price 1"]

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import answer, write  # noqa: E402
+from common import answer, write
 
 SEED = 2026
 
@@ -71,7 +71,7 @@ def random_expr(rng: random.Random, depth: int) -> str:
 def review(expr: str, stdout: str) -> None:
     py = expr.replace("^", "**")
     try:
-        want = eval(py, {"__builtins__": {}})  # noqa: S307 - the generator's own cross-check, never in swarmgym
+        want = eval(py, {"__builtins__": {}})
     except ZeroDivisionError:
         raise AssertionError(f"{expr}: reference printed {stdout!r} for a division by zero") from None
     assert fmt(float(want)) == stdout.strip(), (expr, want, stdout)
@@ -86,7 +86,7 @@ def main() -> None:
         e = random_expr(rng, 3)
         py = e.replace("^", "**")
         try:
-            v = eval(py, {"__builtins__": {}})  # noqa: S307
+            v = eval(py, {"__builtins__": {}})
         except (ZeroDivisionError, OverflowError):
             continue
         if e in seen or isinstance(v, complex) or not math.isfinite(v) or abs(v) > 1e9 or e.startswith("-"):

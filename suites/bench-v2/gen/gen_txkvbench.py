@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import answer, write  # noqa: E402
+from common import answer, write
 
 SEED = 2026
 
