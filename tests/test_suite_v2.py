@@ -133,7 +133,7 @@ def test_a_failing_golden_row_names_its_input_and_what_came_out(cfg, tmp_path):
     ws = materialize(V2, spec, tmp_path / "ws", m)
     [res] = run_checks([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
     assert not res.passed
-    assert "eval 1.5*4" in res.detail and "'6.0\\n'" in res.detail and "want '6\\n'" in res.detail
+    assert "11/97 golden rows differ" in res.detail and "fix05 `eval 64/4/2`: stdout '8.0\\n', want '8\\n'" in res.detail
 
 
 @pytest.mark.parametrize("slug", ["invtrack", "rdcalc", "txkvbench"])
