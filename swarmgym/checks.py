@@ -1,18 +1,20 @@
 """The golden-check runner: grade a workspace against a spec's checks.
 
-``command_succeeds`` runs through :func:`swarmgym.sandbox.run_sandboxed`; the file kinds read
+``command_succeeds`` and ``differential`` (a golden table, :mod:`swarmgym.difftable`) run through
+:func:`swarmgym.sandbox.run_sandboxed`; the file kinds read
 the workspace (never following a path outside it); ``tool_called`` reads the swarm evidence.
 """
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
+from swarmgym import difftable
 from swarmgym.config import Config
-from swarmgym.models import CheckResult, Evidence
 from swarmgym.isolation import check_policy, resolve
+from swarmgym.models import CheckResult, Evidence
 from swarmgym.sandbox import Limits, run_sandboxed
 from swarmgym.suite import Check
 
@@ -59,14 +61,22 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
               timeout: float | None = None) -> CheckResult:
     ws = Path(workspace)
     start = time.monotonic()
-    if check.kind == "command_succeeds":
+    if check.kind in ("command_succeeds", "differential"):
+        command = str(check.run) if check.kind == "command_succeeds" else \
+            difftable.command(difftable.load_table(check.table_file(), str(check.module)))
         limits = Limits.from_config(cfg.checks)
-        res = run_sandboxed(check.run or "", ws, timeout=check.timeout or timeout or cfg.checks.timeout,
+        res = run_sandboxed(command, ws, timeout=check.timeout or timeout or cfg.checks.timeout,
                             limits=limits, extra_secrets=set(cfg.secrets), output_cap=cfg.checks.output_cap,
                             env_extra=cfg.checks.env, policy=check_policy(cfg, ws, limits),
                             backend=resolve(cfg.sandbox.backend, cfg.swarm.adapter))
-        detail = "timed out; process group killed" if res.timed_out else f"exit {res.exit_code}"
-        return CheckResult(name=check.name, kind=check.kind, passed=res.exit_code == 0 and not res.timed_out,
+        passed = res.exit_code == 0 and not res.timed_out
+        detail = f"exit {res.exit_code}"
+        if check.kind == "differential":  # the detail names each failing golden row and what came out
+            ok, detail = difftable.summarize(res.exit_code, res.stdout_tail)
+            passed = passed and ok
+        if res.timed_out:
+            detail = "timed out; process group killed"
+        return CheckResult(name=check.name, kind=check.kind, passed=passed,
                            exit_code=res.exit_code, duration_s=round(res.duration_s, 3), timed_out=res.timed_out,
                            stdout_tail=res.stdout_tail, stderr_tail=res.stderr_tail, detail=detail)
     if check.kind == "tool_called":

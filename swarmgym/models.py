@@ -455,6 +455,8 @@ class LedgerRecord(Model):
     """Everything else (status, host load, finding counts, started/finished, …)."""
     provenance: Provenance = Field(default_factory=Provenance)
     """What produced it."""
+    regrade_of: str | None = None
+    """A re-grade under another suite: the job id of the original record (never replaces it)."""
 
 
 # --- sessions (runs/<session_id>/) -------------------------------------------------------

@@ -19,11 +19,19 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
 
 from swarmgym.errors import SuiteError
 
-CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called")
+CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential")
+CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential"]
 
 
 class _Strict(BaseModel):
@@ -34,24 +42,42 @@ class Check(_Strict):
     """One golden check. Which fields apply depends on ``kind``."""
 
     name: str
-    kind: Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called"]
+    kind: CheckKind
     run: str | None = None          # command_succeeds: bash command run in the workspace
     path: str | None = None         # file_*: path or glob relative to the workspace
     text: str | None = None         # file_contains: literal substring
     pattern: str | None = None      # file_matches: regular expression (re.search, MULTILINE)
     tool: str | None = None         # tool_called: tool name (a suffix after '__' matches too)
+    table: str | None = None        # differential: frozen golden table (JSON), relative to the suite folder
+    module: str | None = None       # differential: the module run as ``python3 -m MODULE``
+    covers: list[str] | None = None  # requirement ids this check answers for (None: an untraced suite)
     hard_only: bool = False         # only graded on the extreme tier (hard prompt)
     timeout: float | None = None    # per-check override of checks.timeout
     description: str = ""
+    _root: Path | None = PrivateAttr(None)  # the suite folder (set by the loader; where ``table`` lives)
+
+    def table_file(self) -> Path:
+        if self._root is None:
+            raise SuiteError(f"check {self.name!r}: a differential check needs its suite folder")
+        return self._root / str(self.table)
 
     @model_validator(mode="after")
-    def _fields_for_kind(self) -> "Check":
+    def _fields_for_kind(self) -> Check:
         need = {"command_succeeds": ["run"], "file_exists": ["path"], "file_contains": ["path", "text"],
-                "file_matches": ["path", "pattern"], "tool_called": ["tool"]}[self.kind]
+                "file_matches": ["path", "pattern"], "tool_called": ["tool"],
+                "differential": ["table", "module"]}[self.kind]
         missing = [f for f in need if not getattr(self, f)]
         if missing:
             raise ValueError(f"check {self.name!r} of kind {self.kind} needs key {missing[0]!r}")
         return self
+
+
+class Requirement(_Strict):
+    """One normative statement of a prompt; ``hard_only`` when only the hard prompt states it."""
+
+    id: str
+    text: str
+    hard_only: bool = False
 
 
 class Spec(_Strict):
@@ -61,6 +87,7 @@ class Spec(_Strict):
     archetype: str = ""
     prompt: str
     hard_prompt: str
+    requirements: list[Requirement] | None = None  # None: a suite without traceability (bench-v1)
     checks: list[Check]
 
     def checks_for(self, hard: bool) -> list[Check]:
@@ -97,18 +124,41 @@ class Suite(_Strict):
     def reference_dir(self, spec: Spec) -> Path:
         return self.folder / "apps" / spec.app_slug / "reference"
 
-    def mutants(self, spec: Spec) -> list["Mutant"]:
+    def mutants(self, spec: Spec) -> list[Mutant]:
+        """Folder mutants (``mutants/<name>/``) and patch mutants (``mutants.yaml``) of a spec's app."""
+        from swarmgym.mutants import load_patch_mutants
+
         base = self.folder / "apps" / spec.app_slug / "mutants"
-        return [load_mutant(d) for d in sorted(base.iterdir()) if d.is_dir()] if base.is_dir() else []
+        found = [load_mutant(d) for d in sorted(base.iterdir()) if d.is_dir()] if base.is_dir() else []
+        return found + load_patch_mutants(self.folder / "apps" / spec.app_slug / "mutants.yaml")
+
+
+class Hunk(_Strict):
+    """Replace the one occurrence of ``old`` in ``file`` with ``new`` (``old`` empty: create the file)."""
+
+    file: str
+    old: str = ""
+    new: str = ""
 
 
 class Mutant(_Strict):
     name: str
     description: str
-    targets: list[str]
+    targets: list[str] = Field(default_factory=list)  # checks it must fail (folder mutants of bench-v1)
+    breaks: list[str] = Field(default_factory=list)   # requirement ids it breaks (patch mutants)
     failure: str = "liar"
     delete: list[str] = Field(default_factory=list)  # reference files the mutant removes
-    dir: Path = Field(exclude=True)
+    patch: list[Hunk] = Field(default_factory=list)   # edits applied to the reference
+    rename: dict[str, str] = Field(default_factory=dict)  # reference path -> where the mutant puts it
+    dir: Path | None = Field(None, exclude=True)       # overlay folder (folder mutants only)
+
+    def touched(self) -> list[str]:
+        """The workspace paths this mutant changes, adds or removes (relative, sorted)."""
+        paths = set(self.delete) | {h.file for h in self.patch} | set(self.rename) | set(self.rename.values())
+        if self.dir is not None:
+            paths |= {p.relative_to(self.dir).as_posix() for p in self.dir.rglob("*")
+                      if p.is_file() and p.name != "mutant.yaml" and "__pycache__" not in p.parts}
+        return sorted(paths)
 
 
 def canonical(suite: Suite) -> str:
@@ -117,8 +167,21 @@ def canonical(suite: Suite) -> str:
     Unset optional fields (None) are left out, so adding a new optional check field to the
     loader later does not change the hash of every suite already frozen.
     """
-    body = {"name": suite.name, "specs": [s.model_dump(mode="json", exclude_none=True) for s in suite.specs]}
+    specs = [s.model_dump(mode="json", exclude_none=True) for s in suite.specs]
+    for spec, dumped in zip(suite.specs, specs):  # a differential check's golden table is part of the check
+        for check, c in zip(spec.checks, dumped["checks"]):
+            if check.kind == "differential":
+                c["table_sha256"] = _table_digest(suite, check)
+    body = {"name": suite.name, "specs": specs}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _table_digest(suite: Suite, check: Check) -> str:
+    path = check.table_file()
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as e:
+        raise SuiteError(f"{path}: cannot read golden table of check {check.name!r} ({e.strerror})") from None
 
 
 def suite_hash(suite: Suite) -> str:
@@ -177,7 +240,24 @@ def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suit
         names = [c.name for c in s.checks]
         if len(set(names)) != len(names):
             raise SuiteError(f"{path}: spec {s.id}: check names must be unique")
+        _check_trace(path, s)
+        for c in s.checks:
+            c._root = path.parent
     return suite
+
+
+def _check_trace(path: Path, spec: Spec) -> None:
+    """Requirement ids are unique and every id a check covers is a requirement of its spec."""
+    if spec.requirements is None:
+        return
+    ids = [r.id for r in spec.requirements]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise SuiteError(f"{path}: spec {spec.id}: requirement id {dup!r} is listed twice")
+    for c in spec.checks:
+        unknown = [r for r in c.covers or [] if r not in ids]
+        if unknown:
+            raise SuiteError(f"{path}: spec {spec.id}: check {c.name!r} covers unknown requirement {unknown[0]!r}")
 
 
 def load_mutant(d: Path) -> Mutant:
@@ -195,13 +275,12 @@ def locked_hash(suite: Suite) -> str | None:
 
 
 def materialize(suite: Suite, spec: Spec, dest: Path, mutant: Mutant | None = None) -> Path:
-    """Write the reference app (plus a mutant's overlay) into ``dest``."""
+    """Write the reference app (plus a mutant's overlay or patch) into ``dest``."""
+    from swarmgym.mutants import apply_mutant
+
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copytree(suite.reference_dir(spec), dest, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))
     if mutant is not None:
-        shutil.copytree(mutant.dir, dest, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("mutant.yaml", "__pycache__", "*.pyc"))
-        for rel in mutant.delete:
-            (dest / rel).unlink(missing_ok=True)
+        apply_mutant(mutant, dest)
     return dest

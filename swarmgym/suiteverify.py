@@ -4,18 +4,25 @@ A suite is only a fair ruler if its checks tell good apps from realistic bad one
 spec this materializes the reference app and each mutant into a temp dir, runs all the spec's
 checks (hard-only ones included) through the sandboxed check runner, and returns typed rows.
 A check that no mutant fails is reported: it does not discriminate, which is a suite defect.
+
+Traced suites (specs with ``requirements``, bench-v2 on) add: every requirement has a check and a
+mutant that breaks it, every mutant is killed by a check covering a requirement it breaks, and the
+mutation score (killed / total) must be 100 %.  See :mod:`swarmgym.coverage` for the matrix.
 """
 from __future__ import annotations
 
 import tempfile
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from swarmgym.checks import run_checks
 from swarmgym.config import Config
+from swarmgym.errors import SuiteError
 from swarmgym.models import CheckResult
 from swarmgym.suite import Mutant, Spec, Suite, locked_hash, materialize
 
@@ -32,6 +39,7 @@ class AppRow(BaseModel):
     failure: str | None = None
     description: str = ""
     targets: list[str] = Field(default_factory=list)
+    breaks: list[str] = Field(default_factory=list)           # requirement ids (patch mutants)
     passed: list[str] = Field(default_factory=list)
     failed: list[str] = Field(default_factory=list)
     missed_targets: list[str] = Field(default_factory=list)  # targets this mutant did NOT fail
@@ -48,10 +56,52 @@ class SuiteVerification(BaseModel):
     rows: list[AppRow]
     uncaught: dict[str, list[str]] = Field(default_factory=dict)  # spec id -> checks no mutant fails
     problems: list[str] = Field(default_factory=list)            # suite-level defects, one line each
+    killed: int = 0                                              # mutants some check fails
+    mutants: int = 0
+    wall_s: float = 0.0
 
     @property
     def ok(self) -> bool:
         return self.hash_ok and not self.problems and all(r.ok for r in self.rows)
+
+    @property
+    def mutation_score(self) -> float:
+        return self.killed / self.mutants if self.mutants else 1.0
+
+
+def _contract(row: AppRow, spec: Spec, ws_text: str) -> str:
+    """What a mutant's failure label promises, checked: the simulator relies on it.
+
+    A liar passes its own tests (``tests_pass``) unless failing them is the requirement it breaks.
+    """
+    by_name = {r.name: r for r in row.results}
+    own = next((c for c in spec.checks if c.name == "tests_pass"), None)
+    breaks_own = own is not None and bool(set(own.covers or []) & set(row.breaks))
+    if row.failure == "liar" and own and not breaks_own and not by_name[own.name].passed:
+        return "labelled liar but its own tests fail (tests_pass)"
+    if row.failure == "stub" and "NotImplementedError" not in ws_text:
+        return "labelled stub but raises no NotImplementedError"
+    if row.failure == "crash" and not any("Traceback" in r.stdout_tail + r.stderr_tail or "traceback" in r.detail
+                                          for r in row.results):
+        return "labelled crash but no check shows a traceback"
+    return ""
+
+
+def _judge_traced(row: AppRow, spec: Spec, ws_text: str) -> AppRow:
+    covering = {c.name for c in spec.checks if set(c.covers or []) & set(row.breaks)}
+    unknown = sorted(set(row.breaks) - {r.id for r in spec.requirements or []})
+    if unknown:
+        row.problem = f"breaks unknown requirement(s) {', '.join(unknown)}"
+    elif not row.breaks:
+        row.problem = "lists no requirement it breaks"
+    elif not row.failed:
+        row.problem = "survives: every check passes"
+    elif not covering & set(row.failed):
+        row.problem = (f"killed only by {', '.join(row.failed)}, none of which covers {', '.join(row.breaks)}")
+    else:
+        row.problem = _contract(row, spec, ws_text)
+    row.ok = not row.problem
+    return row
 
 
 def _judge(row: AppRow, check_names: list[str]) -> AppRow:
@@ -76,23 +126,37 @@ def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = No
     checks = spec.checks_for(hard=True)
     row = AppRow(spec=spec.id, app_slug=spec.app_slug, kind="mutant" if mutant else "reference",
                  name=mutant.name if mutant else "reference", failure=mutant.failure if mutant else None,
-                 description=mutant.description if mutant else "", targets=list(mutant.targets) if mutant else [])
+                 description=mutant.description if mutant else "", targets=list(mutant.targets) if mutant else [],
+                 breaks=list(mutant.breaks) if mutant else [])
     with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
         try:
             ws = materialize(suite, spec, Path(tmp) / spec.app_slug, mutant)
         except OSError as e:  # e.g. no reference folder: a suite defect, reported as a row
             row.problem = f"cannot materialize: {e.strerror or e} ({e.filename or suite.reference_dir(spec)})"
             return row
+        except SuiteError as e:  # a patch that no longer applies to the reference
+            row.problem = str(e)
+            return row
         row.results = run_checks(checks, ws, cfg)
+        ws_text = "".join(f.read_text(errors="replace") for f in ws.rglob("*")  # the stub contract's evidence
+                          if mutant and f.is_file() and f.suffix != ".db" and f.stat().st_size < 1_000_000)
     row.passed = [r.name for r in row.results if r.passed]
     row.failed = [r.name for r in row.results if not r.passed]
+    if mutant is not None and spec.requirements is not None and not mutant.targets:
+        return _judge_traced(row, spec, ws_text)
     return _judge(row, [c.name for c in checks])
 
 
-def plan(suite: Suite, specs: list[str] | None = None) -> list[tuple[Spec, Mutant | None]]:
-    """Every (spec, reference-or-mutant) pair to run, references first within a spec."""
+def plan(suite: Suite, specs: list[str] | None = None,
+         mutants: list[str] | None = None) -> list[tuple[Spec, Mutant | None]]:
+    """Every (spec, reference-or-mutant) pair to run, references first within a spec.
+
+    ``mutants`` keeps only those mutant names (a quick representative run; the suite-level
+    problems that need every mutant are then not judged).
+    """
     chosen = [suite.spec(s) for s in specs] if specs else suite.specs
-    return [(spec, m) for spec in chosen for m in [None, *suite.mutants(spec)]]
+    return [(spec, m) for spec in chosen for m in [None, *suite.mutants(spec)]
+            if m is None or mutants is None or m.name in mutants]
 
 
 def suite_problems(suite: Suite, rows: list[AppRow], specs: list[Spec]) -> tuple[dict[str, list[str]], list[str]]:
@@ -109,13 +173,32 @@ def suite_problems(suite: Suite, rows: list[AppRow], specs: list[Spec]) -> tuple
         lacking = [f for f in REQUIRED_FAILURES if f not in kinds]
         if lacking:
             problems.append(f"spec {spec.id}: no mutant with failure {', '.join(lacking)}")
+        if spec.requirements is not None:
+            problems += trace_problems(spec, mine)
     return uncaught, problems
 
 
+def trace_problems(spec: Spec, mutant_rows: list[AppRow]) -> list[str]:
+    """A requirement without a check, or without a mutant that breaks it; a mutant the simulator cannot draw."""
+    out = []
+    covered = {r for c in spec.checks for r in c.covers or []}
+    broken = {r for m in mutant_rows for r in m.breaks}
+    ids = [r.id for r in spec.requirements or []]
+    if no_check := [r for r in ids if r not in covered]:
+        out.append(f"spec {spec.id}: requirement(s) with no check: {', '.join(no_check)}")
+    if no_mutant := [r for r in ids if r not in broken]:
+        out.append(f"spec {spec.id}: requirement(s) no mutant breaks: {', '.join(no_mutant)}")
+    if odd := [m.name for m in mutant_rows if m.failure not in REQUIRED_FAILURES]:
+        out.append(f"spec {spec.id}: mutant(s) the simulator cannot draw (failure not liar/stub/crash): {', '.join(odd)}")
+    return out
+
+
 def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str] | None = None,
-                 on_row: Callable[[AppRow], None] | None = None) -> SuiteVerification:
+                 on_row: Callable[[AppRow], None] | None = None,
+                 mutants: list[str] | None = None) -> SuiteVerification:
     """Run every reference and mutant of ``suite`` (``workers`` apps at a time)."""
-    jobs = plan(suite, specs)
+    start = time.monotonic()
+    jobs = plan(suite, specs, mutants)
 
     def one(job: tuple[Spec, Mutant | None]) -> AppRow:
         row = verify_app(suite, job[0], cfg, job[1])
@@ -126,12 +209,15 @@ def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         rows = list(pool.map(one, jobs))
     chosen = [suite.spec(s) for s in specs] if specs else list(suite.specs)
-    uncaught, problems = suite_problems(suite, rows, chosen)
+    uncaught, problems = suite_problems(suite, rows, chosen) if mutants is None else ({}, [])
     locked = locked_hash(suite)
     if locked is None:
         problems.append(f"{suite.folder / 'suite.lock'}: missing; run `swarmgym suite hash --write-lock`")
     elif locked != suite.hash:
         problems.append(f"{suite.folder / 'suite.lock'}: holds {locked} but the suite hashes to {suite.hash}; "
                         "a frozen suite was edited: make a new suite instead")
+    mrows = [r for r in rows if r.kind == "mutant"]
     return SuiteVerification(suite=suite.name, hash=suite.hash, locked_hash=locked,
-                             hash_ok=locked == suite.hash, rows=rows, uncaught=uncaught, problems=problems)
+                             hash_ok=locked == suite.hash, rows=rows, uncaught=uncaught, problems=problems,
+                             killed=sum(1 for r in mrows if r.failed), mutants=len(mrows),
+                             wall_s=round(time.monotonic() - start, 1))

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
+from swarmgym.errors import SuiteError
 from swarmgym.suite import load_suite
 from swarmgym.suiteverify import verify_app, verify_suite
 
@@ -122,3 +123,63 @@ def test_missing_reference_folder_is_a_defect_row_not_a_crash(tmp_path, cfg):
     result = verify_suite(load_suite(d), cfg)
     ref = next(r for r in result.rows if r.kind == "reference")
     assert not ref.ok and "cannot materialize" in ref.problem and not result.ok
+
+
+# --- traced suites: requirements, covers, patch mutants ------------------------------------
+
+def traced_suite(root: Path, *, covers=("G-HELLO",), breaks=("G-HELLO",)) -> Path:
+    """The tiny suite with requirements, a check covering them, and patch mutants in mutants.yaml."""
+    d = make_suite(root, mutants={}, lock=False)
+    data = yaml.safe_load((d / "suite.yaml").read_text())
+    spec = data["specs"][0]
+    spec["requirements"] = [{"id": "G-HELLO", "text": "hello.sh prints hello"},
+                            {"id": "G-SCRIPT", "text": "there is a hello.sh"},
+                            {"id": "G-README", "text": "README names hello.sh", "hard_only": True}]
+    spec["checks"][0]["covers"] = list(covers)
+    spec["checks"][1]["covers"] = ["G-SCRIPT"]
+    spec["checks"][2]["covers"] = ["G-README"]
+    (d / "suite.yaml").write_text(yaml.safe_dump(data))
+    (d / "apps" / "hello" / "mutants.yaml").write_text(yaml.safe_dump({"mutants": [
+        {"name": "goodbye", "description": "prints goodbye", "breaks": list(breaks), "failure": "liar",
+         "patch": [{"file": "hello.sh", "old": "hello", "new": "goodbye"}]},
+        {"name": "stubbed", "description": "not there yet", "breaks": ["G-HELLO"], "failure": "stub",
+         "patch": [{"file": "hello.sh", "old": "echo hello", "new": "echo NotImplementedError >&2; exit 1"}]},
+        {"name": "gone", "description": "the script raises; README in the wrong folder", "failure": "crash",
+         "breaks": ["G-HELLO", "G-README"], "rename": {"README.md": "docs/README.md"},
+         "patch": [{"file": "hello.sh", "old": "echo hello", "new": "python3 -c 'raise SystemExit(1/0)'"}]},
+        {"name": "no-script", "description": "hello.sh never written", "breaks": ["G-SCRIPT"], "failure": "liar",
+         "delete": ["hello.sh"]},
+    ]}))
+    (d / "suite.lock").write_text(load_suite(d).hash + "\n")
+    return d
+
+
+def test_traced_suite_reports_killing_checks_and_a_full_mutation_score(tmp_path, cfg):
+    result = verify_suite(load_suite(traced_suite(tmp_path)), cfg, workers=2)
+    assert result.ok, (result.problems, [(r.name, r.problem) for r in result.rows])
+    rows = {r.name: r for r in result.rows}
+    assert rows["goodbye"].failed == ["says_hello"] and rows["gone"].failed == ["says_hello", "readme"]
+    assert rows["no-script"].failed == ["says_hello", "has_script"]
+    assert (result.killed, result.mutants, result.mutation_score) == (4, 4, 1.0)
+
+
+def test_requirement_without_a_check_fails_verification(tmp_path, cfg):
+    d = traced_suite(tmp_path)
+    data = yaml.safe_load((d / "suite.yaml").read_text())
+    data["specs"][0]["requirements"].append({"id": "G-EXTRA", "text": "an untested promise"})
+    (d / "suite.yaml").write_text(yaml.safe_dump(data))
+    (d / "suite.lock").write_text(load_suite(d).hash + "\n")
+    result = verify_suite(load_suite(d), cfg)
+    assert any("with no check: G-EXTRA" in p for p in result.problems)
+    assert any("no mutant breaks: G-EXTRA" in p for p in result.problems) and not result.ok
+
+
+def test_mutant_killed_only_by_a_check_not_covering_what_it_breaks_is_a_defect(tmp_path, cfg):
+    result = verify_suite(load_suite(traced_suite(tmp_path, breaks=("G-README",))), cfg)
+    row = next(r for r in result.rows if r.name == "goodbye")
+    assert not row.ok and "none of which covers G-README" in row.problem
+
+
+def test_check_covering_an_unknown_requirement_is_a_load_error(tmp_path):
+    with pytest.raises(SuiteError, match="covers unknown requirement 'G-NOPE'"):
+        load_suite(traced_suite(tmp_path, covers=("G-NOPE",)))

@@ -1,4 +1,4 @@
-"""``swarmgym suite hash | verify``: freeze a suite and prove its checks discriminate."""
+"""``swarmgym suite hash | verify | coverage``: freeze a suite, prove its checks discriminate, trace them."""
 from __future__ import annotations
 
 import json
@@ -59,7 +59,7 @@ def _table(result):
     t.add_column("app", no_wrap=True)
     t.add_column("failure")
     t.add_column("passed", justify="right")
-    t.add_column("failed checks", ratio=3)
+    t.add_column("failed checks (killed by)", ratio=3)
     t.add_column("targets failed", ratio=1)
     t.add_column("status", ratio=1)
     for r in result.rows:
@@ -81,22 +81,31 @@ def _table(result):
               help="Seconds per check [default: config checks.timeout].")
 @click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
 @click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
+@click.option("--mutant", "mutants", multiple=True,
+              help="Only these mutants (repeatable): a quick partial run; suite-level rules are not judged.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a table.")
 @click.pass_context
-def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, as_json) -> None:
+def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mutants, as_json) -> None:
     """Run every reference (must pass all checks) and mutant (must fail its targets).
 
     Exits 0 only if every reference passes, every mutant fails all its targets, every check is
     failed by some mutant, each spec has liar/stub/crash mutants, and suite.lock matches.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     from swarmgym.suiteverify import plan, verify_suite
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)
-    total = len(plan(suite, list(specs) or None))
+    only = list(mutants) or None
+    total = len(plan(suite, list(specs) or None, only))
     err = Console(stderr=True)
     with Progress(TextColumn("verifying {task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True) as progress:
@@ -105,9 +114,10 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, as
         def on_row(row) -> None:
             progress.update(task, advance=1, description=f"{suite.name}: {row.app_slug}/{row.name}")
 
-        result = verify_suite(suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row)
+        result = verify_suite(suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row, mutants=only)
     if as_json:
-        click.echo(json.dumps({**result.model_dump(mode="json"), "ok": result.ok}, indent=2))
+        click.echo(json.dumps({**result.model_dump(mode="json"), "ok": result.ok,
+                               "mutation_score": result.mutation_score}, indent=2))
     else:
         out = Console()
         out.print(_table(result))
@@ -119,10 +129,49 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, as
                     out.print("    " + line, markup=False, highlight=False)
         for p in result.problems:
             out.print(f"[red]DEFECT[/] {p}")
+        out.print(f"mutation score: {result.killed}/{result.mutants} killed ({result.mutation_score:.0%}); "
+                  f"{len(result.rows) - result.mutants} reference(s); {result.wall_s:.1f} s with {workers} worker(s)")
         out.print(f"lock: {'[green]matches[/]' if result.hash_ok else '[red]does not match[/]'} "
                   f"({result.locked_hash or 'none'})")
         out.print("[green]suite OK[/]" if result.ok else "[red]suite has defects[/]")
     ctx.exit(0 if result.ok else 1)
+
+
+@suite_group.command("coverage")
+@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
+@click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the matrix as JSON instead of a table.")
+@click.pass_context
+def coverage_cmd(ctx: click.Context, suite_name, specs, as_json) -> None:
+    """Print the matrix requirement × checks that cover it × mutants that break it.
+
+    Exits 1 when a requirement has no check or no mutant (run `suite verify` to prove the kills).
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from swarmgym.coverage import coverage
+
+    cfg = config_from(ctx)
+    suite = _load(cfg, suite_name)
+    cov = coverage(suite, list(specs) or None)
+    holes = bool(cov.without_check or cov.without_mutant)
+    if as_json:
+        click.echo(json.dumps({**cov.model_dump(mode="json"), "per_spec": cov.per_spec(), "ok": not holes}, indent=2))
+        ctx.exit(1 if holes else 0)
+    t = Table(title=f"suite {cov.suite} ({cov.hash}): requirement × checks × mutants", title_justify="left")
+    for col in ("spec", "requirement", "checks", "mutants that break it"):
+        t.add_column(col, overflow="fold")
+    for r in cov.rows:
+        t.add_row(r.spec, r.id + (" (hard)" if r.hard_only else ""), " ".join(r.checks) or "[red]NONE[/]",
+                  " ".join(r.mutants) or "[red]NONE[/]")
+    out = Console()
+    out.print(t)
+    for spec, n in cov.per_spec().items():
+        out.print(f"{spec}: {n['requirements']} requirements, {n['covered']} with a check, {n['broken']} with a mutant")
+    for spec in cov.untraced_specs:
+        out.print(f"[yellow]{spec}: no requirements listed (an untraced suite)[/]")
+    ctx.exit(1 if holes else 0)
 
 
 def register(cli: click.Group) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from swarmgym.errors import UsageError
 from swarmgym.sim.fleet import FAULT_KINDS, Fleet
+from swarmgym.suite import Mutant, Spec, Suite
 
 CODE_FAULTS = ("crash", "stub", "liar", "narrator")  # priority order: at most one per run
 FORCE_KINDS = (*FAULT_KINDS, "reference")
@@ -108,3 +109,17 @@ def resolve(faults: set[str]) -> tuple[str | None, set[str]]:
     """Split into the one code fault (by priority) and the run-level faults."""
     code = next((k for k in CODE_FAULTS if k in faults), None)
     return code, {k for k in faults if k not in CODE_FAULTS}
+
+
+def pick_mutant(suite: Suite, spec: Spec, code: str, rng: random.Random, hard: bool = False) -> Mutant | None:
+    """The mutant a run with code fault ``code`` builds: one of the spec's mutants with that failure.
+
+    The variant's profile weighs the failure kinds (``draw_faults``); within a kind every mutant is
+    equally likely, so every mutant of the suite (bench-v2: one or more per requirement) is reachable.
+    For a normal prompt, a mutant that breaks only hard-prompt requirements is left out: its fault
+    would be invisible to the checks that prompt is graded by.
+    """
+    hard_ids = {r.id for r in spec.requirements or [] if r.hard_only}
+    cands = [m for m in suite.mutants(spec) if m.failure == code
+             and (hard or not m.breaks or not set(m.breaks) <= hard_ids)]
+    return cands[int(rng.random() * len(cands))] if cands else None

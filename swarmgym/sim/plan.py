@@ -30,7 +30,7 @@ def _suites(env: Mapping[str, str]) -> list[Suite]:
     if (root / "suite.yaml").is_file():
         dirs = [root]
     else:
-        dirs = sorted(p for p in root.glob("*") if (p / "suite.yaml").is_file())
+        dirs = sorted((p for p in root.glob("*") if (p / "suite.yaml").is_file()), reverse=True)  # newest first
     out = []
     for d in dirs:
         try:

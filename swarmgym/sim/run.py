@@ -30,6 +30,7 @@ from swarmgym.sim.faults import (
     draw_faults,
     flag_on,
     parse_force,
+    pick_mutant,
     rates_for,
     resolve,
     stream,
@@ -74,9 +75,8 @@ def _stage(target, prompt: str, staging: Path, code: str | None, pick):
     suite, spec = target.suite, target.spec
     mutant = None
     if code in ("liar", "stub", "crash"):
-        cands = [m for m in suite.mutants(spec) if m.failure == code]
-        if cands:
-            mutant = cands[int(pick.random() * len(cands))]
+        mutant = pick_mutant(suite, spec, code, pick, target.hard)
+        if mutant:
             debug(f"building mutant {mutant.name} ({code})")
         else:
             debug(f"no {code} mutant for {spec.app_slug}; building the reference")
@@ -84,7 +84,7 @@ def _stage(target, prompt: str, staging: Path, code: str | None, pick):
     materialize(suite, spec, staging, mutant)
     ref = _files(suite.reference_dir(spec))
     built = _files(staging)
-    mutant_files = sorted(_files(mutant.dir, ("mutant.yaml",)) + list(mutant.delete)) if mutant else []
+    mutant_files = mutant.touched() if mutant else []
     return spec.app_slug, sorted(set(ref) | set(built)), [f for f in ref if f not in built], mutant_files, code
 
 

@@ -35,7 +35,9 @@ def _cfg(tmp_path):
 def test_mutant_faults_build_an_app_that_fails_golden_checks(tmp_path, fault):
     run = run_goose(tmp_path, PROMPT, SWARMGYM_SIM_FORCE=fault)
     spec = suite().spec("crud")
-    targeted = {t for m in suite().mutants(spec) if m.failure == fault for t in m.targets}
+    mutants = [m for m in suite().mutants(spec) if m.failure == fault]
+    targeted = {t for m in mutants for t in m.targets} | {  # bench-v1 targets, or the checks covering what it breaks
+        c.name for c in spec.checks for m in mutants if set(c.covers or []) & set(m.breaks)}
     checks = [c for c in spec.checks_for(False) if c.name in targeted]
     results = run_checks(checks, run.workspace, _cfg(tmp_path), run.evidence)
     assert checks and any(not r.passed for r in results)

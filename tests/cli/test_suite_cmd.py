@@ -17,7 +17,7 @@ def swarmgym(*args: str, home: Path, timeout: float = 120) -> subprocess.Complet
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
     env["COLUMNS"] = "200"
     return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args],
-                          capture_output=True, text=True, env=env, timeout=timeout)
+                          check=False, capture_output=True, text=True, env=env, timeout=timeout)
 
 
 def tiny_suite(root: Path, *, liar_script: str = "echo goodbye\n", lock: bool = True) -> Path:
@@ -47,7 +47,7 @@ def tiny_suite(root: Path, *, liar_script: str = "echo goodbye\n", lock: bool = 
 
 def test_hash_prints_the_frozen_suite_hash_matching_its_lock(tmp_path):
     res = swarmgym("suite", "hash", home=tmp_path)
-    lock = (REPO_ROOT / "suites" / "bench-v1" / "suite.lock").read_text().strip()
+    lock = (REPO_ROOT / "suites" / "bench-v2" / "suite.lock").read_text().strip()  # the default suite
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == lock
     assert "matches" in res.stderr
@@ -116,3 +116,31 @@ def test_verify_shows_why_a_reference_fails(tmp_path):
     res = swarmgym("suite", "verify", "--suite", str(d), home=tmp_path)
     assert res.returncode == 1
     assert "greet/reference says_hello: exit 1" in res.stdout and "reference-is-broken" in res.stdout
+
+
+def test_coverage_prints_every_requirement_with_its_checks_and_mutants(tmp_path):
+    res = swarmgym("suite", "coverage", "--suite", "bench-v2", "--json", home=tmp_path)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["ok"] and out["per_spec"]["compute"]["requirements"] == out["per_spec"]["compute"]["covered"]
+    row = next(r for r in out["rows"] if r["id"] == "R-FMT-INT")
+    assert row["checks"] == ["golden_table"] and "float-integral" in row["mutants"]
+
+
+def test_coverage_exits_1_when_a_requirement_has_no_check(tmp_path):
+    d = tiny_suite(tmp_path)
+    data = yaml.safe_load((d / "suite.yaml").read_text())
+    data["specs"][0]["requirements"] = [{"id": "G-HELLO", "text": "prints hello"}, {"id": "G-BYE", "text": "says bye"}]
+    data["specs"][0]["checks"][0]["covers"] = ["G-HELLO"]
+    (d / "suite.yaml").write_text(yaml.safe_dump(data))
+    res = swarmgym("suite", "coverage", "--suite", str(d), home=tmp_path)
+    assert res.returncode == 1 and "G-BYE" in res.stdout and "NONE" in res.stdout
+
+
+def test_verify_reports_the_mutation_score(tmp_path):
+    res = swarmgym("suite", "verify", "--suite", "bench-v2", "--spec", "compute", "--mutant", "floor-division",
+                   "--json", home=tmp_path, timeout=300)
+    out = json.loads(res.stdout)
+    [mut] = [r for r in out["rows"] if r["kind"] == "mutant"]
+    assert mut["name"] == "floor-division" and "golden_table" in mut["failed"] and mut["ok"]
+    assert out["killed"] == out["mutants"] == 1 and out["mutation_score"] == 1.0
