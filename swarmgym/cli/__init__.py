@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "ledger_cmd",    # ledger rebuild | ledger show
     "fleet_cmd",     # enqueue | status | resume | cancel | workers | worker | schedule
     "explore_cmd",   # once | loop | explore
+    "compare_cmd",   # compare | plan
 ]
 
 
