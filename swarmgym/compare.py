@@ -38,7 +38,7 @@ from swarmgym.suite import load_suite
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm
 SEED_STRIDE = 1000
-DEFAULT_MAX_RUNS = 90        # 15 rounds of 3 pairs; see benchmarks/sequential.py
+DEFAULT_MAX_RUNS = 60        # the high tier's 60 runs: same power on the simulator, fewer runs (benchmarks/sequential.py)
 ARM_SYNTAX = "variant[:FLAG=V,…] (e.g. gguf or gguf:GOOSE_SWARM_REVIEW=1)"
 _FLAG = re.compile(r"^[A-Z][A-Z0-9_]*$")
 NOT_AN_OUTCOME = ("error", "infra")   # the harness could not run the job: no pair
