@@ -153,7 +153,7 @@ def path(d: list[int], ends: list[int], *, alpha: float, min_effect: float, budg
     for k, end in enumerate(ends):
         seen = arr[0, :end]
         b_wins, a_wins = int((seen > 0).sum()), int((seen < 0).sum())
-        le = float(log_evalue(a_wins, b_wins, a))
+        le = round(float(log_evalue(a_wins, b_wins, a)), 12) + 0.0  # no -0.000 from rounding
         best = max(best, le)
         lo, hi = (float(lo_all[0, end - 1]), float(hi_all[0, end - 1])) if end else (-1.0, 1.0)
         last = k == len(ends) - 1

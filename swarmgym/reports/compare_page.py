@@ -40,16 +40,16 @@ def _frame(title: str, y_lo: float, y_hi: float, n: int, ticks: Sequence[float])
              f'<line x1="{LEFT}" y1="{H - BOTTOM}" x2="{W - 20}" y2="{H - BOTTOM}" stroke="#90a4ae"/>',
              f'<text x="{(W + LEFT) / 2:.0f}" y="{H - 4}" font-size="11" text-anchor="middle">round</text>']
     for t in ticks:
-        parts.append(f'<text x="{LEFT - 6}" y="{y(t) + 4:.1f}" font-size="10" text-anchor="end">{t:g}</text>')
+        parts.append(f'<text x="{LEFT - 6}" y="{y(t) + 4:.1f}" font-size="10" text-anchor="end">{t + 0.0:g}</text>')
     step = max(1, math.ceil(n / 15))
     for k in range(1, n + 1, step):
         parts.append(f'<text x="{_x(k, n):.1f}" y="{H - BOTTOM + 14}" font-size="10" text-anchor="middle">{k}</text>')
     return parts, y
 
 
-def _hline(y: float, color: str, label: str, dash: str = "6 4") -> str:
+def _hline(y: float, color: str, label: str, dash: str = "6 4", dy: float = -4) -> str:
     return (f'<line x1="{LEFT}" y1="{y:.1f}" x2="{W - 20}" y2="{y:.1f}" stroke="{color}" stroke-dasharray="{dash}"/>'
-            f'<text x="{W - 22}" y="{y - 4:.1f}" font-size="10" text-anchor="end" fill="{color}">{escape(label)}</text>')
+            f'<text x="{W - 22}" y="{y + dy:.1f}" font-size="10" text-anchor="end" fill="{color}">{escape(label)}</text>')
 
 
 def evalue_svg(steps: Sequence[Step], alpha: float) -> Markup:
@@ -78,11 +78,10 @@ def effect_svg(steps: Sequence[Step], min_effect: float) -> Markup:
     if not steps:
         return Markup("")
     n = len(steps)
-    parts, y = _frame("effect (B − A pass rate) and its confidence sequence", -1.0, 1.0, n,
-                      [-1.0, -min_effect, 0.0, min_effect, 1.0])
-    parts.append(_hline(y(0.0), "#607d8b", "0", "2 3"))
+    parts, y = _frame("effect (B − A pass rate) and its confidence sequence", -1.0, 1.0, n, [-1.0, -0.5, 0.0, 0.5, 1.0])
+    parts.append(_hline(y(0.0), "#607d8b", "", "2 3"))
     parts.append(_hline(y(min_effect), COLORS["ok"], f"+min effect {min_effect:g}"))
-    parts.append(_hline(y(-min_effect), COLORS["ok"], f"−min effect {min_effect:g}"))
+    parts.append(_hline(y(-min_effect), COLORS["ok"], f"−min effect {min_effect:g}", dy=12))
     for s in steps:
         x = _x(s.round, n)
         if not (math.isnan(s.lo) or math.isnan(s.hi)):
