@@ -1,14 +1,19 @@
-"""What does the check sandbox cost?  Plain ``bash -c`` vs :func:`swarmgym.sandbox.run_sandboxed`.
+"""What does the check box cost?  Plain ``bash -c`` vs ``run_sandboxed`` with ``none`` vs ``bwrap``.
 
-Runs the same commands — ``true`` and the rdcalc golden checks of bench-v1 against its
-reference app — N times each way in the same workspace and prints one side-by-side table of
-mean wall times and the overhead ratio (sandboxed / plain).
+Part 1 runs the same commands — ``true`` and the golden checks of a bench-v1 spec against its
+reference app — N times each way, interleaved, in the same workspace, and prints one table of mean
+wall times with the added milliseconds and ratios against plain.  Part 2 (``--campaign``, on by
+default) runs a whole ``swarmgym bench --tier light --swarm sim`` with ``--isolation none`` and with
+``--isolation bwrap`` (alternating, ``--campaign-reps`` times) and prints wall seconds and the ratio.
+Goals (issue #9): ≤ 15 ms added per check, ≤ 5 % on a campaign.
 
-    python benchmarks/checks.py [--reps 10] [--spec compute]
+    python benchmarks/checks.py [--reps 10] [--spec compute] [--campaign-reps 1] [--no-campaign] [--json]
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
@@ -18,70 +23,114 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
+from rich.console import Console
+from rich.table import Table
 
-from swarmgym.config import load_config  # noqa: E402
-from swarmgym.sandbox import Limits, run_sandboxed, scrubbed_env  # noqa: E402
-from swarmgym.suite import load_suite, materialize  # noqa: E402
+from swarmgym.config import load_config
+from swarmgym.isolation import check_policy, resolve
+from swarmgym.sandbox import Limits, run_sandboxed, scrubbed_env
+from swarmgym.suite import load_suite, materialize
+
+MODES = ("plain", "none", "bwrap")
 
 
 def plain(command: str, cwd: Path, env: dict[str, str]) -> tuple[float, int]:
     start = time.perf_counter()
     code = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False).returncode
     return time.perf_counter() - start, code
 
 
-def sandboxed(command: str, cwd: Path, limits: Limits, timeout: float) -> tuple[float, int]:
+def boxed(command: str, cwd: Path, cfg, backend: str, limits: Limits) -> tuple[float, int]:
     start = time.perf_counter()
-    res = run_sandboxed(command, cwd, timeout=timeout, limits=limits)
+    res = run_sandboxed(command, cwd, timeout=cfg.checks.timeout, limits=limits, policy=check_policy(cfg, cwd, limits),
+                        backend=backend, env_extra=cfg.checks.env)
     return time.perf_counter() - start, res.exit_code if res.exit_code is not None else -1
+
+
+def per_check(args, console: Console) -> dict:
+    home = Path(tempfile.mkdtemp(prefix="swarmgym-bench-home-"))
+    cfg = load_config(home, environ={})
+    resolve("bwrap")  # probe once, outside the timings; raises one line if bubblewrap cannot run here
+    suite = load_suite(cfg.suite, cfg.suites_dir)
+    spec = suite.spec(args.spec)
+    commands = [("true", "true")] + [(c.name, c.run) for c in spec.checks_for(hard=True)
+                                     if c.kind == "command_succeeds" and not c.name.startswith("tests_")]
+    limits = Limits.from_config(cfg.checks)
+    env = {**scrubbed_env(), **cfg.checks.env}  # same PATH for every mode: the difference is the box alone
+    table = Table(title=f"check isolation overhead: {args.reps} runs each, spec {spec.id} ({spec.app_slug} reference)")
+    for col in ("check", "plain ms", "none ms", "bwrap ms", "none Δms", "bwrap Δms", "bwrap × plain", "bwrap × none"):
+        table.add_column(col, justify="left" if col == "check" else "right")
+    rows, totals = [], dict.fromkeys(MODES, 0.0)
+    ws = materialize(suite, spec, home / "apps" / spec.app_slug / "bench")
+    for name, command in commands:
+        runs = {m: [] for m in MODES}
+        for m in MODES:  # warm up caches
+            plain(command, ws, env) if m == "plain" else boxed(command, ws, cfg, m, limits)
+        for _ in range(args.reps):  # interleave so drift hits every mode alike
+            for m in MODES:
+                t, code = plain(command, ws, env) if m == "plain" else boxed(command, ws, cfg, m, limits)
+                runs[m].append(t * 1000)
+                if code != 0:
+                    console.print(f"[red]{name}: exit {code} under {m}[/]")
+        mean = {m: statistics.mean(v) for m, v in runs.items()}
+        for m in MODES:
+            totals[m] += mean[m]
+        rows.append({"check": name, **{f"{m}_ms": round(mean[m], 2) for m in MODES}})
+        table.add_row(name, *(f"{mean[m]:.1f}" for m in MODES), f"{mean['none'] - mean['plain']:+.1f}",
+                      f"{mean['bwrap'] - mean['plain']:+.1f}", f"{mean['bwrap'] / mean['plain']:.2f}",
+                      f"{mean['bwrap'] / mean['none']:.2f}")
+    n = len(commands)
+    table.add_section()
+    table.add_row("mean per check", *(f"{totals[m] / n:.1f}" for m in MODES),
+                  f"{(totals['none'] - totals['plain']) / n:+.1f}", f"{(totals['bwrap'] - totals['plain']) / n:+.1f}",
+                  f"{totals['bwrap'] / totals['plain']:.2f}", f"{totals['bwrap'] / totals['none']:.2f}")
+    console.print(table)
+    return {"checks": rows, "added_ms_per_check": {"none": round((totals["none"] - totals["plain"]) / n, 2),
+                                                  "bwrap": round((totals["bwrap"] - totals["plain"]) / n, 2),
+                                                  "bwrap_vs_none": round((totals["bwrap"] - totals["none"]) / n, 2)}}
+
+
+def campaign(isolation: str) -> float:
+    with tempfile.TemporaryDirectory(prefix="swarmgym-bench-camp-") as home:
+        env = {**os.environ, "SWARMGYM_HOME": home}
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--tier", "light", "--variant", "mlx", "--swarm",
+                        "sim", "--isolation", isolation], env=env, check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+
+def per_campaign(args, console: Console) -> dict:
+    walls: dict[str, list[float]] = {"none": [], "bwrap": []}
+    for _ in range(args.campaign_reps):
+        for iso, ws in walls.items():
+            ws.append(campaign(iso))
+    mean = {k: statistics.mean(v) for k, v in walls.items()}
+    table = Table(title=f"bench --tier light --swarm sim, {args.campaign_reps} campaign(s) each")
+    for col in ("isolation", "wall s (mean)", "runs"):
+        table.add_column(col, justify="right")
+    for iso, ws in walls.items():
+        table.add_row(iso, f"{mean[iso]:.1f}", ", ".join(f"{w:.1f}" for w in ws))
+    table.add_section()
+    table.add_row("bwrap × none", f"{mean['bwrap'] / mean['none']:.3f}", f"{(mean['bwrap'] / mean['none'] - 1) * 100:+.1f} %")
+    console.print(table)
+    return {"campaign_wall_s": {k: round(v, 2) for k, v in mean.items()}, "ratio": round(mean["bwrap"] / mean["none"], 3)}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=10, help="runs per command and mode (default 10)")
     ap.add_argument("--spec", default="compute", help="bench-v1 spec whose golden checks to time (default compute)")
+    ap.add_argument("--campaign-reps", type=int, default=1, help="light campaigns per isolation (default 1)")
+    ap.add_argument("--no-campaign", action="store_true", help="skip the whole-campaign comparison")
+    ap.add_argument("--json", action="store_true", help="also print the numbers as one JSON object")
     args = ap.parse_args()
-
-    cfg = load_config(tempfile.mkdtemp(prefix="swarmgym-bench-home-"), environ={})
-    suite = load_suite(cfg.suite, cfg.suites_dir)
-    spec = suite.spec(args.spec)
-    commands = [("true", "true")] + [(c.name, c.run) for c in spec.checks_for(hard=True)
-                                     if c.kind == "command_succeeds" and not c.name.startswith("tests_")]
-    limits = Limits.from_config(cfg.checks)
-    # Same PATH for both modes, so the difference is the sandbox alone (not which python3 resolves).
-    env = scrubbed_env()
     console = Console()
-
-    table = Table(title=f"check sandbox overhead: {args.reps} runs each, spec {spec.id} ({spec.app_slug} reference)")
-    for col, just in [("check", "left"), ("plain bash -c mean ms", "right"), ("stdev", "right"),
-                      ("run_sandboxed mean ms", "right"), ("stdev", "right"), ("overhead ×", "right"),
-                      ("Δ ms", "right")]:
-        table.add_column(col, justify=just)
-    totals = [0.0, 0.0]
-    with tempfile.TemporaryDirectory(prefix="swarmgym-bench-") as tmp:
-        ws = materialize(suite, spec, Path(tmp) / spec.app_slug)
-        for name, command in commands:
-            plain(command, ws, env), sandboxed(command, ws, limits, cfg.checks.timeout)  # warm up caches
-            a, b = [], []
-            for _ in range(args.reps):  # interleave so drift hits both modes alike
-                t, code_a = plain(command, ws, env)
-                a.append(t)
-                t, code_b = sandboxed(command, ws, limits, cfg.checks.timeout)
-                b.append(t)
-                if code_a != 0 or code_b != 0:
-                    console.print(f"[red]{name}: exit {code_a} plain, {code_b} sandboxed[/]")
-            ma, mb = statistics.mean(a) * 1000, statistics.mean(b) * 1000
-            totals[0] += ma
-            totals[1] += mb
-            table.add_row(name, f"{ma:.1f}", f"{statistics.stdev(a) * 1000:.1f}", f"{mb:.1f}",
-                          f"{statistics.stdev(b) * 1000:.1f}", f"{mb / ma:.2f}", f"{mb - ma:+.1f}")
-    table.add_section()
-    table.add_row("ALL (sum of means)", f"{totals[0]:.1f}", "", f"{totals[1]:.1f}", "",
-                  f"{totals[1] / totals[0]:.2f}", f"{totals[1] - totals[0]:+.1f}")
-    console.print(table)
+    out = per_check(args, console)
+    if not args.no_campaign:
+        out.update(per_campaign(args, console))
+    if args.json:
+        print(json.dumps(out))
     return 0
 
 

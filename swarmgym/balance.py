@@ -1,8 +1,16 @@
-"""Work distribution against weighted fair share — shared by the cluster dimension,
-the exploratory monitor and the campaign-level monitor.
+"""Work distribution as goose schedules it — shared by the cluster dimension, the exploratory
+monitor and the campaign-level monitor.
 
-fair share of a device = its weight / total weight of enabled devices x tasks dispatched;
-starved = 0 tasks, idle < 5 % of fair share, underused < 50 %; any of those ⇒ unbalanced.
+goose's pool ``weight`` is an integer ≥ 1: the most tasks in flight on that device at once, and
+the scheduler hands each ready task to the least-loaded device (DESIGN.md sections 4 and 6).  So
+a device's expected share lies between an even split (a narrow plan: every device free, tasks
+spread one by one) and a split by weight (a plan wide enough to fill every device's cap).  Its
+*fair* share is the lower of the two: a heavy device on a small plan is not underused, a light
+device on a wide one is not starved.
+
+Evidence rule (one for starved, idle and underused): a device is flagged only when there was work
+for every enabled device (tasks ≥ devices) and another device ran several (≥ 2).  Then
+starved = 0 tasks, idle < 5 % of its fair share, underused < 50 %; any of those ⇒ unbalanced.
 """
 from __future__ import annotations
 
@@ -12,13 +20,23 @@ from typing import Iterable
 from swarmgym.models import Evidence, PoolDevice
 
 IDLE, UNDERUSED = 0.05, 0.50
+SEVERAL = 2
+FLAGGED = ("starved", "idle", "underused")
+
+
+def concurrency(weight: float | int | None) -> int:
+    """A pool weight as goose means it: an integer cap ≥ 1 on tasks in flight."""
+    try:
+        return max(1, int(weight or 0))
+    except (TypeError, ValueError):
+        return 1
 
 
 @dataclass
 class Share:
     device: str
     host: str | None
-    weight: float
+    weight: int  # concurrency cap
     dispatched: int
     fair: float
     state: str  # starved | idle | underused | ok | disabled
@@ -49,21 +67,27 @@ def shares(dispatched: dict[str, int], pool: Iterable[PoolDevice]) -> list[Share
     pool = list(pool) or [PoolDevice(id=d) for d in dispatched]
     known = {p.id for p in pool}
     pool += [PoolDevice(id=d) for d in dispatched if d not in known]
-    enabled = [p for p in pool if p.enabled and p.weight > 0]
-    total_w = sum(p.weight for p in enabled) or 1.0
-    total = sum(dispatched.values())
+    enabled = [p for p in pool if p.enabled]
+    caps = {p.id: concurrency(p.weight) for p in pool}
+    total_cap = sum(caps[p.id] for p in enabled) or 1
+    total = sum(dispatched.get(p.id, 0) for p in enabled)
+    even = total / max(len(enabled), 1)
+    evidence = total >= len(enabled)
     out = []
     for p in pool:
         n = dispatched.get(p.id, 0)
         if not p.enabled:
-            out.append(Share(p.id, p.host, p.weight, n, 0.0, "disabled"))
+            out.append(Share(p.id, p.host, caps[p.id], n, 0.0, "disabled"))
             continue
-        fair = p.weight / total_w * total if p.weight > 0 else total / max(len(pool), 1)
-        state = ("starved" if n == 0 else "idle" if n < IDLE * fair
-                 else "underused" if n < UNDERUSED * fair else "ok") if total else "ok"
-        out.append(Share(p.id, p.host, p.weight, n, round(fair, 3), state))
+        fair = min(even, caps[p.id] / total_cap * total)
+        others = max((dispatched.get(q.id, 0) for q in enabled if q.id != p.id), default=0)
+        state = "ok"
+        if evidence and others >= SEVERAL:
+            state = ("starved" if n == 0 else "idle" if n < IDLE * fair
+                     else "underused" if n < UNDERUSED * fair else "ok")
+        out.append(Share(p.id, p.host, caps[p.id], n, round(fair, 3), state))
     return out
 
 
 def unbalanced(rows: list[Share]) -> bool:
-    return any(r.state in ("starved", "idle", "underused") for r in rows)
+    return any(r.state in FLAGGED for r in rows)

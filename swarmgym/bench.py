@@ -11,47 +11,18 @@ import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Callable
 
-from swarmgym.campaign import (Campaign, flags_in_effect, list_campaigns, load_campaign, new_campaign_id,
-                               plan_jobs, save_campaign)
+from swarmgym.campaign import Campaign, flags_in_effect, load_campaign, new_campaign, plan_jobs
 from swarmgym.config import Config
-from swarmgym.errors import SwarmgymError
 from swarmgym.guard import start as start_guard
 from swarmgym.job import run_job
 from swarmgym.models import JobResult, JobSpec
-from swarmgym.suite import load_suite
 
 __all__ = ["plan_jobs", "flags_in_effect", "new_bench_campaign", "run_campaign", "pending_jobs"]
 
 
-SEED_STRIDE = 1000
-
-
-def default_seed(cfg: Config, suite_hash: str, variant: str, flags: dict[str, str]) -> int:
-    """0 for the first campaign of this arm (variant + flags) on this suite, then 1000, 2000, …
-
-    The first campaigns of two arms share seeds, so a simulated A/B is paired (common random
-    numbers); repeating an arm draws fresh simulated faults instead of replaying the same ones.
-    """
-    earlier = 0
-    for cid in list_campaigns(cfg):
-        try:
-            c = load_campaign(cfg, cid)
-        except SwarmgymError:
-            continue
-        earlier += (c.suite_hash, c.variant, c.flags) == (suite_hash, variant, flags)
-    return earlier * SEED_STRIDE
-
-
 def new_bench_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, suite: str | None = None,
                        flags: dict[str, str] | None = None, seed: int | None = None) -> Campaign:
-    s = load_suite(suite or cfg.suite, cfg.suites_dir)
-    cid = new_campaign_id("bench", variant, tier)
-    flags = flags_in_effect() if flags is None else flags
-    seed = default_seed(cfg, s.hash, variant, flags) if seed is None else seed
-    c = Campaign(campaign_id=cid, tier=tier, variant=variant, suite=s.name, suite_hash=s.hash, swarm=swarm,
-                 flags=flags, jobs=plan_jobs(s, tier, variant, swarm=swarm, campaign_id=cid, flags=flags, seed=seed))
-    save_campaign(cfg, c)
-    return c
+    return new_campaign(cfg, tier, variant, swarm=swarm, mode="local", suite=suite, flags=flags, seed=seed)
 
 
 def pending_jobs(cfg: Config, campaign: Campaign) -> list[JobSpec]:

@@ -1,5 +1,9 @@
 """A campaign: the planned spec x rep jobs of one bench or enqueue, saved before any job runs.
 
+:func:`new_campaign` is the one planning pipeline both ``bench`` and ``enqueue`` use: it checks
+the arguments, takes the flags in effect, picks the seeds (:func:`default_seed`) and saves the
+plan, which records every job's seed.
+
 The plan lives in ``runs/campaigns/<campaign_id>.json`` (written atomically), so a campaign cut
 short — a killed ``bench``, a flushed Redis — can be finished from disk: every job whose
 ``job_id`` has no ledger record is still to do.
@@ -17,13 +21,13 @@ from typing import Literal
 from pydantic import Field
 
 from swarmgym.config import Config
-from swarmgym.errors import UsageError
+from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.models import JobSpec, Model, TIERS
+from swarmgym.provenance import env_knobs, swarm_flags
 from swarmgym.queue.routing import check_name
-from swarmgym.suite import Suite
+from swarmgym.suite import Suite, load_suite
 
-FLAG_PREFIXES = ("GOOSE_SWARM_",)
-FLAG_KNOBS = ("GOOSE_LOCAL_CONTEXT_CAP", "GOOSE_MAX_BACKGROUND_TASKS")
+SEED_STRIDE = 1000
 
 
 class Campaign(Model):
@@ -37,6 +41,7 @@ class Campaign(Model):
     swarm: str = "sim"
     flags: dict[str, str] = Field(default_factory=dict)
     pin_host: str | None = None
+    seed: int | None = None  # the first job's seed; rep r of every spec gets seed + r
     created: float = Field(default_factory=time.time)
     cancelled: bool = False
     jobs: list[JobSpec] = Field(default_factory=list)
@@ -45,7 +50,7 @@ class Campaign(Model):
 def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
     """The swarm feature flags and env knobs set in ``env`` (default: this process)."""
     env = os.environ if env is None else env
-    return {k: v for k, v in sorted(env.items()) if k.startswith(FLAG_PREFIXES) or k in FLAG_KNOBS}
+    return dict(sorted({**swarm_flags(env), **env_knobs(env)}.items()))
 
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:
@@ -71,6 +76,42 @@ def plan_jobs(suite: Suite, tier: str, variant: str, *, swarm: str = "sim", camp
                                 seed=seed + rep))
             seq += 1
     return jobs
+
+
+def default_seed(cfg: Config, suite_hash: str, swarm: str, variant: str, flags: dict[str, str]) -> int:
+    """0 for the first campaign of this arm (adapter + variant + flags) on this suite, then 1000, 2000, …
+
+    Local and fleet campaigns count alike.  The first campaigns of two arms share seeds, so a
+    simulated A/B is paired (common random numbers); repeating an arm draws fresh simulated faults
+    instead of replaying the same ones.
+    """
+    earlier = 0
+    for cid in list_campaigns(cfg):
+        try:
+            c = load_campaign(cfg, cid)
+        except SwarmgymError:
+            continue
+        earlier += (c.suite_hash, c.swarm, c.variant, c.flags) == (suite_hash, swarm, variant, flags)
+    return earlier * SEED_STRIDE
+
+
+def new_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, mode: Literal["local", "queue"] = "local",
+                 suite: str | None = None, flags: dict[str, str] | None = None, seed: int | None = None,
+                 pin_host: str | None = None, campaign_id: str | None = None) -> Campaign:
+    """Plan and save a campaign (bench and enqueue alike); ``flags`` default to this process's."""
+    check_name("variant", variant)
+    if pin_host:
+        check_name("pin-host", pin_host)
+    s = load_suite(suite or cfg.suite, cfg.suites_dir)
+    cid = campaign_id or new_campaign_id("bench" if mode == "local" else "q", variant, tier)
+    flags = flags_in_effect() if flags is None else dict(flags)
+    seed = default_seed(cfg, s.hash, swarm, variant, flags) if seed is None else seed
+    c = Campaign(campaign_id=cid, mode=mode, tier=tier, variant=variant, suite=s.name, suite_hash=s.hash,
+                 swarm=swarm, flags=flags, pin_host=pin_host, seed=seed,
+                 jobs=plan_jobs(s, tier, variant, swarm=swarm, campaign_id=cid, flags=flags, pin_host=pin_host,
+                                seed=seed))
+    save_campaign(cfg, c)
+    return c
 
 
 def campaign_path(cfg: Config, campaign_id: str) -> Path:

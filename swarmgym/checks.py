@@ -12,6 +12,7 @@ from typing import Iterable
 
 from swarmgym.config import Config
 from swarmgym.models import CheckResult, Evidence
+from swarmgym.isolation import check_policy, resolve
 from swarmgym.sandbox import Limits, run_sandboxed
 from swarmgym.suite import Check
 
@@ -59,9 +60,11 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
     ws = Path(workspace)
     start = time.monotonic()
     if check.kind == "command_succeeds":
+        limits = Limits.from_config(cfg.checks)
         res = run_sandboxed(check.run, ws, timeout=check.timeout or timeout or cfg.checks.timeout,
-                            limits=Limits.from_config(cfg.checks), extra_secrets=set(cfg.secrets),
-                            output_cap=cfg.checks.output_cap, env_extra=cfg.checks.env)
+                            limits=limits, extra_secrets=set(cfg.secrets), output_cap=cfg.checks.output_cap,
+                            env_extra=cfg.checks.env, policy=check_policy(cfg, ws, limits),
+                            backend=resolve(cfg.sandbox.backend, cfg.swarm.adapter))
         detail = "timed out; process group killed" if res.timed_out else f"exit {res.exit_code}"
         return CheckResult(name=check.name, kind=check.kind, passed=res.exit_code == 0 and not res.timed_out,
                            exit_code=res.exit_code, duration_s=round(res.duration_s, 3), timed_out=res.timed_out,

@@ -44,11 +44,11 @@ class SwarmConfig(_Section):
     timeout: float = Field(3600.0, gt=0, description="seconds before the swarm's process group is killed (exit 124)")
     mcp: list[str] = Field(default_factory=list, description="MCP servers passed as --mcp")
     command: list[str] = Field(default_factory=list, description="argv template with {prompt} for the command adapter")
-    env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (LMSTUDIO_HOST, ...)")
+    env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (GOOSE_SWARM_* flags, MCP keys; goose sets LMSTUDIO_HOST itself from its pool config)")
     pass_secrets: list[str] = Field(default_factory=lambda: ["LMSTUDIO_API_KEY"],
                                     description="secret env vars the swarm itself may see (e.g. MCP keys); "
                                                 "every other secret-looking variable is withheld from it")
-    sessions_db: str | None = Field(None, description="goose sessions.db path; default from GOOSE_PATH_ROOT or ~/.local/share/goose")
+    sessions_db: str | None = Field(None, description="goose sessions.db path; default where goose keeps it (GOOSE_PATH_ROOT, XDG_DATA_HOME, ~/.local/share/goose)")
     snapshot_max_files: int = Field(2000, gt=0)
 
     @field_validator("adapter")
@@ -58,6 +58,23 @@ class SwarmConfig(_Section):
 
         if v not in known_adapters():
             raise ValueError(f"one of {', '.join(known_adapters())}")
+        return v
+
+
+class SandboxConfig(_Section):
+    backend: str = Field("auto", description="isolation of checks and the swarm: auto | bwrap | seatbelt | none "
+                                             "(auto: bwrap on Linux, seatbelt on macOS; none only when asked)")
+    read_only: list[str] = Field(default_factory=list, description="extra paths boxes may read (inside hidden ones)")
+    swarm_max_procs: int = Field(4096, gt=0, description="processes alive at once in the swarm's box")
+    swarm_file_size_mb: int = Field(4096, gt=0, description="largest file the swarm may write")
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, v: str) -> str:
+        from swarmgym.isolation import CHOICES
+
+        if v not in CHOICES:
+            raise ValueError(f"one of {', '.join(CHOICES)}")
         return v
 
 
@@ -120,6 +137,7 @@ class Config(_Section):
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
     swarm: SwarmConfig = Field(default_factory=SwarmConfig)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     brain: BrainConfig = Field(default_factory=BrainConfig)
     explore: ExploreConfig = Field(default_factory=ExploreConfig)
     queue: QueueConfig = Field(default_factory=QueueConfig)

@@ -47,3 +47,9 @@ class BrainError(SwarmgymError):
 
 class QueueError(SwarmgymError):
     exit_code = 1
+
+
+class IsolationError(SwarmgymError):
+    """No isolation backend can box untrusted code here (and ``none`` was not asked for)."""
+
+    exit_code = 2

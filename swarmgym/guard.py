@@ -5,7 +5,8 @@ survives the death of the process that started it — a fleet worker, or ``swarm
 guard watches PID, remembers every descendant it sees, and when PID dies (SIGKILL, SIGTERM, a hard
 time limit) kills each remembered process's group, and every process whose env carries
 ``SWARMGYM_OWNER_PID=PID`` (set by the adapter runner), so a swarm started between two polls is not
-missed.  A normal end stops the guard with SIGTERM.
+missed.  A normal end stops the guard with SIGTERM.  The guard starts with the scrubbed environment
+(:func:`swarmgym.sandbox.helper_env`): its ``/proc/<pid>/environ`` holds no secret.
 """
 from __future__ import annotations
 
@@ -87,9 +88,11 @@ def start(pid: int):
     ``terminate()`` when the work ends normally."""
     import subprocess
 
+    from swarmgym.sandbox import helper_env
+
     try:
         return subprocess.Popen([sys.executable, "-m", "swarmgym.guard", str(pid)], stdin=subprocess.DEVNULL,
-                                start_new_session=True, close_fds=True)
+                                start_new_session=True, close_fds=True, env=helper_env())
     except OSError:
         return None
 

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from swarmgym.config import Config
-from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, SessionDoc, Turn, Verdict)
+from swarmgym.hostload import host_load
+from swarmgym import __version__ as swarmgym_version
+from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
 from swarmgym.suite import Check, load_suite
 
 
@@ -27,24 +29,39 @@ def host_name() -> str:
     return os.environ.get("SWARMGYM_HOST") or socket.gethostname().split(".")[0]
 
 
+def caller_env(variant: str, seed: int, env: dict[str, str] | None) -> dict[str, str]:
+    """The env layer a run adds over the adapter's own (variant and seed for the simulator)."""
+    return {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed), **(env or {})}
+
+
 def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Config, *, adapter: str,
              variant: str, env: dict[str, str] | None = None, mcp: Iterable[str] = (), judge=None,
-             seed: int = 0, samples_fn: Callable[[], list] | None = None,
-             requirements: list[str] | None = None, host: str | None = None) -> tuple[Evidence, Verdict]:
-    """Run the swarm once in ``workspace`` and grade what it built."""
+             seed: int = 0, sampler: Callable[[], Any] | None = None,
+             requirements: list[str] | None = None, host: str | None = None,
+             suite_hash: str | None = None) -> tuple[Evidence, Verdict]:
+    """Run the swarm once in ``workspace`` and grade what it built.
+
+    ``sampler()`` (a context manager with ``.samples``) watches the host while the swarm runs; its
+    samples are taken when the swarm exits, before grading.  ``evidence.provenance`` says what ran.
+    """
     from swarmgym.adapters import get_adapter
     from swarmgym.collect import collect
+    from swarmgym.provenance import swarm_provenance, with_pool
     from swarmgym.verify import verify
 
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
-    run_env = {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed), **(env or {})}
-    outcome = get_adapter(adapter, cfg).run(prompt, ws, mcp=tuple(mcp) or tuple(cfg.swarm.mcp), env=run_env,
-                                            timeout=cfg.swarm.timeout)
+    host = host or host_name()
+    run_env = caller_env(variant, seed, env)
+    swarm = get_adapter(adapter, cfg)
+    prov = swarm_provenance(swarm, adapter, run_env, seed=seed, suite_hash=suite_hash, host=host)
+    watch = sampler() if sampler is not None else contextlib.nullcontext()
+    with watch as s:
+        outcome = swarm.run(prompt, ws, mcp=tuple(mcp) or tuple(cfg.swarm.mcp), env=run_env, timeout=cfg.swarm.timeout)
     evidence = collect(ws, outcome, cfg)
-    evidence.host = host or host_name()
-    if samples_fn is not None:
-        evidence.host_samples = list(samples_fn() or [])
+    evidence.host = host
+    evidence.host_samples = list(getattr(s, "samples", None) or [])
+    evidence.provenance = with_pool(prov, evidence.pool)
     verdict = verify(evidence, ws, checks, cfg, judge=judge, prompt=prompt, requirements=requirements)
     return evidence, verdict
 
@@ -64,7 +81,6 @@ def turn_from(n: int, kind: str, prompt: str, evidence: Evidence, verdict: Verdi
 def _summary(evidence: Evidence, verdict: Verdict) -> dict[str, Any]:
     rep = evidence.report
     cluster = verdict.dimensions.get("cluster")
-    samples = evidence.host_samples
     return {
         "exit_code": evidence.run.exit_code if evidence.run else None,
         "tasks_done": len(rep.done) if rep else 0,
@@ -72,14 +88,55 @@ def _summary(evidence: Evidence, verdict: Verdict) -> dict[str, Any]:
         "per_device": cluster.data.get("per_device", {}) if cluster else {},
         "idle_nodes": cluster.data.get("idle_nodes", []) if cluster else [],
         "pool": evidence.pool,
-        "host_load": ({"cpu_mean": round(sum(s.cpu_percent for s in samples) / len(samples), 1),
-                       "load1_max": max(s.load1 for s in samples), "samples": len(samples)} if samples else {}),
+        "host_load": host_load(evidence.host_samples),
     }
+
+
+class CannotRun(Exception):
+    """The job could not run at all (status ``infra``): carries the one-line reason."""
+
+
+def preflight_job(job: JobSpec, cfg: Config, host: str) -> tuple[str, list[Check]]:
+    """(prompt, checks) for ``job`` on this host; CannotRun if the swarm cannot run it here."""
+    from swarmgym.adapters import get_adapter
+    from swarmgym.errors import SwarmgymError
+
+    try:
+        suite = load_suite(job.suite, cfg.suites_dir)
+        if suite.hash != job.suite_hash:
+            raise CannotRun(f"suite {job.suite} on host {host} hashes to {suite.hash}, job expects {job.suite_hash}")
+        spec = suite.spec(job.spec)
+        swarm = get_adapter(job.swarm, cfg)
+        swarm.preflight(job.variant)
+        if hasattr(swarm, "binary"):
+            swarm.binary()
+    except SwarmgymError as e:
+        raise CannotRun(f"{type(e).__name__}: {e}") from None
+    return spec.prompt_for(job.hard), spec.checks_for(job.hard)
+
+
+def base_provenance(job: JobSpec, cfg: Config, host: str) -> Provenance:
+    """What a job that never reached its swarm can still say about itself."""
+    from swarmgym.adapters import get_adapter
+    from swarmgym.provenance import swarm_provenance
+
+    run_env = caller_env(job.variant, job.seed, {**job.flags, **job.env})
+    try:
+        return swarm_provenance(get_adapter(job.swarm, cfg), job.swarm, run_env, seed=job.seed,
+                                suite_hash=job.suite_hash, host=host)
+    except Exception:  # an unknown adapter etc.: the bare facts
+        return Provenance(adapter=job.swarm, seed=job.seed, suite_hash=job.suite_hash, host=host,
+                          swarmgym_version=swarmgym_version)
 
 
 def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
             session_id: str | None = None) -> JobResult:
-    """Run one spec x rep job end to end. Never raises."""
+    """Run one spec x rep job end to end. Never raises.
+
+    Status ``infra`` when it could not run at all (suite mismatch, no binary, preflight failed),
+    ``error`` when the harness failed after the swarm started, else ``done`` / ``timeout``.
+    """
+    from swarmgym.errors import AdapterError
     from swarmgym.reports.session import write_session
 
     host = host or host_name()
@@ -91,29 +148,43 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                      data={"rep": job.rep, "flags": job.flags, "swarm": job.swarm})
     result = JobResult(job=job, session_id=sid, host=host, status="error", started=started)
     try:
-        suite = load_suite(job.suite, cfg.suites_dir)
-        if suite.hash != job.suite_hash:
-            raise RuntimeError(f"suite {job.suite} on host {host} hashes to {suite.hash}, job expects {job.suite_hash}")
-        spec = suite.spec(job.spec)
-        prompt, checks = spec.prompt_for(job.hard), spec.checks_for(job.hard)
+        from swarmgym.errors import IsolationError
+        from swarmgym.isolation import boxed_config
+
+        try:
+            cfg, result.provenance.isolation = boxed_config(cfg, job.swarm)  # type: ignore[assignment]
+            doc.provenance.isolation = result.provenance.isolation
+            prompt, checks = preflight_job(job, cfg, host)
+        except (CannotRun, IsolationError):
+            result.status = "infra"
+            raise
         ws = cfg.apps_dir / job.app_slug / sid
         doc.workspace = str(ws)
-        ctx = sampler() if sampler else contextlib.nullcontext()
-        with ctx as s:
+        try:
             evidence, verdict = run_turn(ws, prompt, checks, cfg, adapter=job.swarm, variant=job.variant,
                                          env={**job.flags, **job.env}, seed=job.seed, host=host,
-                                         samples_fn=(lambda: s.samples) if s is not None else None)
+                                         sampler=sampler, suite_hash=job.suite_hash)
+        except AdapterError:  # the swarm could not be started
+            result.status = "infra"
+            raise
         wall = time.time() - started
         doc.turns.append(turn_from(1, "bench", prompt, evidence, verdict, wall))
         timed_out = bool(evidence.run and evidence.run.timed_out)
+        prov = (evidence.provenance or base_provenance(job, cfg, host)).model_copy(
+            update={"isolation": result.provenance.isolation})
         result = result.model_copy(update={"status": "timeout" if timed_out else "done", "verdict": verdict,
-                                           "wall_secs": round(wall, 3), **_summary(evidence, verdict)})
+                                           "wall_secs": round(wall, 3), "provenance": prov,
+                                           **_summary(evidence, verdict)})
         doc.overall, doc.functional = verdict.overall, verdict.functional
     except Exception as e:
         result.error = ErrorInfo.of(e)
         result.wall_secs = round(time.time() - started, 3)
+        result.provenance = base_provenance(job, cfg, host).model_copy(
+            update={"isolation": result.provenance.isolation})
         doc.error = result.error
+        doc.overall = "infra" if result.status == "infra" else "error"
         doc.turns.append(Turn(n=1, kind="bench", error=result.error, wall_secs=result.wall_secs))
+    doc.provenance = result.provenance
     result.finished = doc.finished = time.time()
     try:
         write_session(cfg.runs_dir, doc, secrets=cfg.secrets)

@@ -78,14 +78,22 @@ class Verdict(Model):
 
 
 # --- goose local-edition RunReport (tolerant) -------------------------------------------
+# Mirrors goose's crates/goose-swarm/src/scheduler.rs (RunReport, TaskOutcome, AttemptRecord,
+# DeviceSummary) and dispatch.rs (ToolCallRecord).  Versions differ: unknown fields are kept,
+# missing ones take these defaults, every Option<…> of goose's is nullable here.
 
 class ToolCall(Tolerant):
+    """goose ``dispatch.rs`` ``ToolCallRecord``."""
+
     name: str = ""
     is_mcp: bool = False
     ok: bool | None = None
+    fetched_external: bool = False
 
 
 class Attempt(Tolerant):
+    """goose ``scheduler.rs`` ``AttemptRecord`` (outcome ``ok`` | ``transient`` | ``terminal``)."""
+
     device: str | None = None
     model: str | None = None
     outcome: str | None = None
@@ -94,19 +102,26 @@ class Attempt(Tolerant):
 
 
 class TaskOutcome(Tolerant):
+    """goose ``scheduler.rs`` ``TaskOutcome``.  ``elapsed_ms`` is the final attempt's wall clock."""
+
     task_id: str = ""
     status: str = "incomplete"  # done | salvaged | failed | incomplete
+    salvaged: bool = False
+    completion: dict[str, Any] | None = None  # TaskCompletionDisposition: {"kind": "complete" | "salvaged", …}
     device: str | None = None
     model: str | None = None
     attempts: int = 0
     attempt_history: list[Attempt] = Field(default_factory=list)
-    elapsed_ms: int = 0
+    elapsed_ms: int | None = None
     session_id: str | None = None
     tool_calls: list[ToolCall] = Field(default_factory=list)
-    output: str = ""
+    output: str | None = None
+    owns_nothing: bool = False
 
 
 class DeviceStats(Tolerant):
+    """goose ``scheduler.rs`` ``DeviceSummary``."""
+
     dispatched: int = 0
     tool_calls: int = 0
     mcp_calls: int = 0
@@ -115,15 +130,31 @@ class DeviceStats(Tolerant):
 
 
 class RunReport(Tolerant):
+    """goose ``scheduler.rs`` ``RunReport`` (printed with ``to_string_pretty``)."""
+
     done: list[str] = Field(default_factory=list)
-    failed: list[str] = Field(default_factory=list)
     salvaged: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
     bonus: list[str] = Field(default_factory=list)
     planned_files: list[str] = Field(default_factory=list)
     results: dict[str, str] = Field(default_factory=dict)
+    context_json: Any = None
     dispatched_per_device: dict[str, int] = Field(default_factory=dict)
-    per_device: dict[str, DeviceStats] = Field(default_factory=dict)
     tasks: list[TaskOutcome] = Field(default_factory=list)
+    per_device: dict[str, DeviceStats] = Field(default_factory=dict)
+
+    def blocking_failures(self) -> list[str]:
+        """Failed tasks that fail the run: not bonus (goose's ``bonus``) and not owning nothing
+        (goose's ``owns_nothing``: a model self-report that never vetoes a good app)."""
+        owns_nothing = {t.task_id for t in self.tasks if t.owns_nothing}
+        failed = self.failed or [t.task_id for t in self.tasks if t.status == "failed"]
+        return [tid for tid in dict.fromkeys(failed) if tid not in self.bonus and tid not in owns_nothing]
+
+    def tolerated_failures(self) -> list[str]:
+        """Failed bonus or owns-nothing tasks: the run is partial at most."""
+        failed = self.failed or [t.task_id for t in self.tasks if t.status == "failed"]
+        blocking = set(self.blocking_failures())
+        return [tid for tid in dict.fromkeys(failed) if tid not in blocking]
 
 
 class RunOutcome(Model):
@@ -191,6 +222,7 @@ class Evidence(Model):
     host: str | None = None
     host_samples: list[HostSample] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list)
+    provenance: "Provenance | None" = None  # what ran, as this host ran it
 
     @property
     def report(self) -> RunReport | None:
@@ -252,7 +284,8 @@ class JobResult(Model):
     job: JobSpec
     session_id: str
     host: str
-    status: Literal["done", "error", "timeout"] = "done"
+    # infra: the job could not run at all (no binary, preflight failed, suite mismatch); never a pass/fail
+    status: Literal["done", "error", "timeout", "infra"] = "done"
     verdict: Verdict | None = None
     wall_secs: float = 0.0
     exit_code: int | None = None

@@ -1,9 +1,11 @@
-"""Run untrusted commands: own process group, timeout, rlimits, scrubbed env, capped output.
+"""Run untrusted commands: an isolation box, own process group, timeout, rlimits, scrubbed env.
 
 Everything the swarm built is untrusted.  :func:`run_sandboxed` is the one way swarmgym runs
-such code: ``bash -c COMMAND`` in the workspace, in a new session (process group) that is
-killed whole on timeout and swept after exit, under address-space / CPU / process / file-size
-limits, with an environment from which secrets are removed.
+such code: ``bash -c COMMAND`` in the workspace, inside the isolation backend's box (see
+:mod:`swarmgym.isolation`: for checks no network, only the workspace and a private /tmp
+writable), in a new session (process group) that is killed whole on timeout and swept after
+exit, under address-space / CPU / file-size limits and a pids cgroup, with an environment from
+which secrets are removed.  :func:`start_boxed` is the shared launcher (the swarm uses it too).
 
 The check PATH: the directory of the Python interpreter running swarmgym comes first, so
 ``python3`` and ``pytest`` resolve to the interpreter (and venv) swarmgym was installed into,
@@ -18,29 +20,37 @@ import subprocess
 import sys
 import tempfile
 import threading
-import uuid
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import psutil
 
 from swarmgym.config import is_secret, is_secret_name
+from swarmgym.isolation import Policy, get_backend
+from swarmgym.isolation.pids import PidsCgroup
+from swarmgym.isolation.policy import MB, Limits
 
-MB = 1024 * 1024
+__all__ = [
+    "MARKER",
+    "MB",
+    "Boxed",
+    "Limits",
+    "SandboxResult",
+    "helper_env",
+    "kill_group",
+    "run_sandboxed",
+    "scrubbed_env",
+    "start_boxed",
+    "sweep_marked",
+    "tail",
+]
+
+DEFAULT_LIMITS = Limits()
 MARKER = "SWARMGYM_CHECK_ID"  # set in every check's env; a process that keeps it is swept after the check
-
-
-@dataclass(frozen=True)
-class Limits:
-    memory_mb: int = 2048
-    cpu_secs: int = 300
-    max_procs: int = 512
-    file_size_mb: int = 256
-
-    @classmethod
-    def from_config(cls, checks) -> "Limits":
-        return cls(checks.memory_mb, checks.cpu_secs, checks.max_procs, checks.file_size_mb)
 
 
 @dataclass
@@ -64,11 +74,17 @@ def scrubbed_env(extra_secrets: set[str] | frozenset[str] = frozenset(),
     return env
 
 
-def _limiter(limits: Limits):
+def helper_env(extra_secrets: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
+    """The environment of swarmgym's own helper processes (the orphan guard …): this process's,
+    less every secret — a helper never needs one, and a boxed process must find none to read."""
+    return {k: v for k, v in os.environ.items() if not is_secret(k, v, extra_secrets)}
+
+
+def _limiter(limits: Limits) -> Callable[[], None]:
     def apply() -> None:
         def cap(which: int, value: int) -> None:
             try:
-                soft, hard = resource.getrlimit(which)
+                _, hard = resource.getrlimit(which)
                 if hard != resource.RLIM_INFINITY:
                     value = min(value, hard)
                 resource.setrlimit(which, (value, value if hard == resource.RLIM_INFINITY else hard))
@@ -80,6 +96,52 @@ def _limiter(limits: Limits):
         cap(resource.RLIMIT_FSIZE, limits.file_size_mb * MB)
         cap(resource.RLIMIT_CORE, 0)
     return apply
+
+
+@dataclass
+class Boxed:
+    """A started box: the process, and its pids cgroup (None where no cgroup is writable)."""
+
+    proc: subprocess.Popen
+    cgroup: PidsCgroup | None
+    backend: str
+
+    def teardown(self) -> None:
+        """Kill every process still in the box (the cgroup sees setsid'd ones too) and remove it."""
+        kill_group(self.proc.pid)
+        if self.cgroup is not None:
+            self.cgroup.close()
+
+
+def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str, str], stdout: IO[bytes],
+                stderr: IO[bytes], private_tmp: str | Path) -> Boxed:
+    """Start ``argv`` inside ``backend``'s box for ``policy``, in a new session; raises OSError only
+    if it cannot start.  rlimits (``policy.limits``) and the pids cgroup apply to the whole box."""
+    env = dict(env)
+    if backend == "bwrap":
+        env["TMPDIR"] = "/tmp"  # the box's private tmpfs
+    elif backend == "seatbelt":
+        env["TMPDIR"] = str(private_tmp)
+    wrapped = get_backend(backend).wrap(argv, policy, private_tmp)
+    cgroup = PidsCgroup.create(policy.max_procs)
+    limiter = _limiter(policy.limits) if policy.limits else None
+
+    def pre() -> None:
+        if cgroup is not None:
+            cgroup.join()
+        if limiter is not None:
+            limiter()
+
+    try:
+        proc = subprocess.Popen(wrapped, cwd=str(policy.workspace), env=env, stdin=subprocess.DEVNULL,
+                                stdout=stdout, stderr=stderr, start_new_session=True,
+                                preexec_fn=pre,  # noqa: PLW1509 - only writes a file and sets rlimits
+                                close_fds=True)
+    except BaseException:
+        if cgroup is not None:
+            cgroup.close()
+        raise
+    return Boxed(proc, cgroup, backend)
 
 
 def kill_group(pgid: int) -> None:
@@ -115,23 +177,29 @@ def sweep_marked(token: str, since: float) -> int:
     return killed
 
 
-def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limits = Limits(),
+def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limits = DEFAULT_LIMITS,
                   extra_secrets: set[str] | frozenset[str] = frozenset(),
-                  output_cap: int = 16384, env_extra: dict[str, str] | None = None) -> SandboxResult:
-    """Run ``bash -c command`` in ``cwd`` under the sandbox; never raises for the command's faults."""
+                  output_cap: int = 16384, env_extra: dict[str, str] | None = None,
+                  policy: Policy | None = None, backend: str = "none") -> SandboxResult:
+    """Run ``bash -c command`` in ``cwd`` in ``backend``'s box; never raises for the command's faults.
+
+    ``policy`` defaults to "workspace ``cwd``, these limits, no network" (what ``none`` needs)."""
     env = scrubbed_env(extra_secrets)
     for k, v in (env_extra or {}).items():
         if not is_secret_name(k, extra_secrets):
             env[k] = v
     token = env[MARKER] = uuid.uuid4().hex
+    policy = policy or Policy(workspace=Path(cwd).resolve(), limits=limits, max_procs=limits.max_procs)
     born = time.time()
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="swarmgym-check-") as tmp:
         out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
+        box_tmp = Path(tmp, "tmp")
+        box_tmp.mkdir()
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            proc = subprocess.Popen(["bash", "-c", command], cwd=str(cwd), env=env, stdin=subprocess.DEVNULL,
-                                    stdout=out, stderr=err, start_new_session=True,
-                                    preexec_fn=_limiter(limits), close_fds=True)
+            box = start_boxed(["bash", "-c", command], policy, backend, env=env, stdout=out, stderr=err,
+                              private_tmp=box_tmp)
+            proc = box.proc
             # A timer kills the group at the deadline while we block in wait(): Popen.wait(timeout=...)
             # polls with sleeps of up to 50 ms, which added ~25 ms to every check (benchmarks/checks.py).
             fired = threading.Event()
@@ -147,8 +215,9 @@ def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limi
                 code: int | None = proc.wait()
             finally:
                 timer.cancel()
-                kill_group(proc.pid)  # sweep anything the command left behind in its group
-                sweep_marked(token, born)  # and what left the group (setsid) but kept the marker
+                box.teardown()  # the group, and everything in the box's cgroup (setsid or not)
+                if backend == "none" and box.cgroup is None:
+                    sweep_marked(token, born)  # what left the group (setsid) but kept the marker
             timed_out = fired.is_set()
             if timed_out:
                 code = None

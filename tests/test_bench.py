@@ -103,13 +103,13 @@ def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "runs" / "BENCHMARK.md").read_text()
     h2h = md[md.index("## Head-to-head"):md.index("## Per variant")]
-    assert "gguf vs gguf [GOOSE_SWARM_REVIEW=1]" in h2h
+    assert "gguf (sim) vs gguf (sim) [GOOSE_SWARM_REVIEW=1]" in h2h
     import re
     rows = re.findall(r"^\| (compute|crud|txn) \| ([\d.]+) % \(5\) \| ([\d.]+) % \(5\) \|", h2h, re.M)
     assert len(rows) == 3
     assert all(float(review) >= float(plain) for _, plain, review in rows)
     assert any(float(review) > float(plain) for _, plain, review in rows)
-    sign = re.search(r"gguf better on (\d+), gguf \[GOOSE_SWARM_REVIEW=1\] better on (\d+)", h2h)
+    sign = re.search(r"gguf \(sim\) better on (\d+), gguf \(sim\) \[GOOSE_SWARM_REVIEW=1\] better on (\d+)", h2h)
     assert sign and int(sign.group(1)) == 0 and int(sign.group(2)) >= 1
     mcnemar = re.search(r"b = (\d+) .*?c = (\d+)", h2h)
     assert int(mcnemar.group(1)) == 0 and int(mcnemar.group(2)) >= 1
@@ -146,3 +146,4 @@ def test_two_campaigns_started_in_the_same_second_get_distinct_ids(tmp_path):
     b = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim", flags={})
     assert a.campaign_id != b.campaign_id and a.jobs[0].job_id != b.jobs[0].job_id
     assert (a.jobs[0].seed, b.jobs[0].seed) == (0, 1000)  # a repeat draws fresh simulated faults
+    assert (a.seed, b.seed) == (0, 1000)  # the plan records them

@@ -61,11 +61,13 @@ def test_starved_device_raises_cluster_finding_and_is_an_idle_node(cfg, suite):
     assert res.idle_nodes and record_from_result(res).idle_nodes == res.idle_nodes
 
 
-def test_job_that_raises_is_an_error_result_with_type_and_message(cfg, suite):
+def test_suite_mismatch_is_an_infra_result_with_the_reason(cfg, suite):
     job = job_for(suite, "compute", "reference", suite_hash="sha256:not-this-suite")
     res = run_job(job, cfg)
-    assert res.status == "error" and res.verdict is None
-    assert res.error.type == "RuntimeError" and "hashes to" in res.error.message
+    assert res.status == "infra" and res.verdict is None
+    assert res.error.type == "CannotRun" and "hashes to" in res.error.message
     rec = record_from_result(res)
-    assert rec.overall == "error" and rec.error.type == "RuntimeError"
-    assert (cfg.runs_dir / res.session_id / "session.json").is_file()
+    assert rec.overall == "infra" and rec.functional is False and rec.error.type == "CannotRun"
+    assert rec.provenance.adapter == "sim" and rec.provenance.host == res.host
+    doc = json.loads((cfg.runs_dir / res.session_id / "session.json").read_text())
+    assert doc["overall"] == "infra" and doc["provenance"]["adapter"] == "sim"

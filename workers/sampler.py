@@ -1,20 +1,24 @@
 """psutil host sampler: host CPU, memory, load1 and the swarm's process tree at ``cfg.queue.sample_hz``.
 
 ``HostSampler`` is a context manager running a daemon thread; ``.samples`` is a list of
-:class:`swarmgym.models.HostSample`.  The swarm's tree is every descendant of ``root_pid`` (the
+:class:`swarmgym.models.HostSample`.  Samples span the run however short it is: the first comes
+``FIRST_INTERVAL`` after the start, the gaps double up to ``1/hz``, and leaving the context (the
+swarm exited) always takes a last one.  The swarm's tree is every descendant of ``root_pid`` (the
 process running the job) except ``exclude`` (e.g. the orphan guard).  ``sampler_factory(cfg)``
 gives the ``sampler=`` argument of :func:`swarmgym.job.run_job`.
 """
 from __future__ import annotations
 
 import os
-import statistics
 import threading
 import time
 
 import psutil
 
+from swarmgym.hostload import host_load
 from swarmgym.models import HostSample
+
+FIRST_INTERVAL = 0.1
 
 
 class HostSampler:
@@ -60,11 +64,13 @@ class HostSampler:
         return s
 
     def _loop(self) -> None:
-        while not self._stop.wait(self.interval):
+        wait = min(FIRST_INTERVAL, self.interval)
+        while not self._stop.wait(wait):
             try:
                 self.sample()
             except Exception:  # a sampler must never break the job
-                continue
+                pass
+            wait = min(wait * 2, self.interval)
 
     def __enter__(self) -> "HostSampler":
         psutil.cpu_percent(None)  # prime the CPU counters
@@ -77,11 +83,10 @@ class HostSampler:
         self._stop.set()
         if self._thread:
             self._thread.join(timeout=5)
-        if not self.samples:
-            try:
-                self.sample()
-            except Exception:
-                pass
+        try:
+            self.sample()  # the host as the swarm exited
+        except Exception:
+            pass
 
 
 def sampler_factory(cfg, *, exclude: set[int] | None = None):
@@ -91,17 +96,5 @@ def sampler_factory(cfg, *, exclude: set[int] | None = None):
 
 
 def summarize(samples: list[HostSample]) -> dict[str, float]:
-    """Host load over a job: means and peaks (goes into ``JobResult.host_load``)."""
-    if not samples:
-        return {}
-    cpu = [s.cpu_percent for s in samples]
-    return {
-        "samples": float(len(samples)),
-        "cpu_mean": round(statistics.fmean(cpu), 1),
-        "cpu_max": round(max(cpu), 1),
-        "mem_max": round(max(s.mem_percent for s in samples), 1),
-        "load1_mean": round(statistics.fmean(s.load1 for s in samples), 2),
-        "swarm_cpu_mean": round(statistics.fmean(s.swarm_cpu_percent for s in samples), 1),
-        "swarm_rss_max_mb": round(max(s.swarm_rss_mb for s in samples), 1),
-        "swarm_procs_max": float(max(s.swarm_procs for s in samples)),
-    }
+    """Host load over a job (``JobResult.host_load``): one schema, see :mod:`swarmgym.hostload`."""
+    return host_load(samples)

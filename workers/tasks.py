@@ -27,7 +27,7 @@ from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
-from swarmgym.queue import store
+from swarmgym.queue import accept, store
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease
 from swarmgym.queue.redis_util import PREFIX, for_config
@@ -174,6 +174,8 @@ def run_job_task(self, job: dict) -> dict:
         log.error("run_job: invalid JobSpec: %s", e)
         return {"invalid": True, "host": host, "error": ErrorInfo.of(e).model_dump()}
     r = for_config(cfg)
+    if (refused := accept.check_run(cfg, r, spec, host)) is not None:
+        return refused
     marker = {"job_id": spec.job_id, "campaign_id": spec.campaign_id, "host": host}
     lease = JobLease(r, spec.job_id, host, cfg.queue.lease_ttl)
     try:

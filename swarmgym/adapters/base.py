@@ -33,11 +33,19 @@ def merged_env(*layers: Mapping[str, str] | None) -> dict[str, str]:
 
 
 def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str, str], timeout: float, *,
-            has_fleet_log: bool = True, sessions_db: str | None = None) -> RunOutcome:
-    """Run the swarm and build its RunOutcome (raises AdapterError only if it cannot start)."""
+            has_fleet_log: bool = True, sessions_db: str | None = None, cfg=None,
+            read_only: Sequence[str | Path] = (), writable: Sequence[str | Path] = ()) -> RunOutcome:
+    """Run the swarm in its box and build its RunOutcome (raises AdapterError only if it cannot start).
+
+    The box (``cfg.sandbox.backend``) lets the swarm write the workspace and ``writable`` (its own
+    state folders) and read ``read_only`` besides the system; the swarmgym root stays hidden."""
+    from swarmgym.isolation import resolve, swarm_policy
+
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
-    res = run_process(argv, ws, env, timeout)
+    backend = resolve(cfg.sandbox.backend, adapter) if cfg is not None else "none"
+    policy = swarm_policy(cfg, ws, read_only=read_only, writable=writable) if cfg is not None else None
+    res = run_process(argv, ws, env, timeout, policy=policy, backend=backend)
     problems: list[str] = []
     if res.timed_out:
         problems.append(f"run: timed out after {timeout:g}s; process group killed (exit 124)")

@@ -5,6 +5,7 @@ fleet log, so ``has_fleet_log`` is False; a JSON RunReport on stdout is still re
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -32,8 +33,20 @@ class CommandAdapter:
     def preflight(self, variant: str) -> None:
         self.argv("{prompt}", ())  # an empty template or a missing program: one line
 
+    def binary(self) -> list[str]:
+        return self.argv("{prompt}", ())[:1]
+
+    def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
+        return merged_env(base_env(self.cfg), self.cfg.swarm.env, env)
+
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = self.argv(prompt, list(mcp) or list(self.cfg.swarm.mcp))
-        return execute(self.name, argv, workspace, merged_env(base_env(self.cfg), self.cfg.swarm.env, env),
-                       timeout or self.cfg.swarm.timeout, has_fleet_log=False)
+        return execute(self.name, argv, workspace, self.env(env),
+                       timeout or self.cfg.swarm.timeout, has_fleet_log=False, cfg=self.cfg,
+                       read_only=[argv[0], *self.named_paths()])
+
+    def named_paths(self) -> list[str]:
+        """Existing absolute paths in the ``swarm.command`` template (a script, a seed folder): the
+        configured tool may read them even inside the hidden swarmgym root."""
+        return [a for a in self.cfg.swarm.command if os.path.isabs(a) and os.path.exists(a)]

@@ -1,8 +1,10 @@
-"""The one way a swarm process is run: own process group, timeout, nothing left behind.
+"""The one way a swarm process is run: in its isolation box, own process group, timeout, nothing left behind.
 
-The swarm (goose, the simulator, or any command) runs in a new session so that on timeout the
-whole group — the swarm and every worker it spawned — gets SIGKILL; descendants that moved to
-their own session are found with psutil and killed too.  stdout/stderr go to temp files (no
+The swarm (goose, the simulator, or any command) runs inside the box of ``policy`` (see
+:func:`swarmgym.isolation.swarm_policy`: network allowed, writable only the workspace and the
+swarm's own state folders, the swarmgym root hidden) and in a new session, so that on timeout
+the whole group — the swarm and every worker it spawned — gets SIGKILL; descendants that moved to
+their own session are found with psutil (and the box's pids cgroup / PID namespace) and killed too.  stdout/stderr go to temp files (no
 pipe can fill up and stall it).  A timeout is recorded as exit code 124.
 """
 from __future__ import annotations
@@ -19,7 +21,8 @@ import psutil
 
 from swarmgym.errors import AdapterError
 from swarmgym.guard import OWNER
-from swarmgym.sandbox import kill_group, tail
+from swarmgym.isolation import Policy
+from swarmgym.sandbox import Boxed, kill_group, start_boxed, tail
 
 TIMEOUT_EXIT = 124
 STDOUT_CAP = 32 * 1024 * 1024
@@ -91,16 +94,22 @@ def _alive(p: psutil.Process) -> bool:
         return False
 
 
-def run_process(argv: list[str], cwd: Path | str, env: dict[str, str], timeout: float) -> ProcResult:
-    """Run ``argv`` in ``cwd``; never leaves a process behind; raises only if it cannot start."""
+def run_process(argv: list[str], cwd: Path | str, env: dict[str, str], timeout: float, *,
+                policy: Policy | None = None, backend: str = "none") -> ProcResult:
+    """Run ``argv`` in ``cwd`` (in ``backend``'s box for ``policy``); never leaves a process behind;
+    raises only if it cannot start."""
     start, started = time.monotonic(), time.time()
+    policy = policy or Policy(workspace=Path(cwd).resolve(), network=True, limits=None, max_procs=1 << 20,
+                              purpose="swarm")
     with tempfile.TemporaryDirectory(prefix="swarmgym-swarm-") as tmp:
         out_path, err_path = Path(tmp, "stdout"), Path(tmp, "stderr")
+        box_tmp = Path(tmp, "tmp")
+        box_tmp.mkdir()
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             try:
                 env = {**env, OWNER: str(os.getpid())}  # lets the orphan guard find the swarm if we die
-                proc = subprocess.Popen(argv, cwd=str(cwd), env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                        stderr=err, start_new_session=True, close_fds=True)
+                box: Boxed = start_boxed(argv, policy, backend, env=env, stdout=out, stderr=err, private_tmp=box_tmp)
+                proc = box.proc
             except OSError as e:
                 raise AdapterError(f"cannot start swarm {argv[0]}: {e.strerror or e}") from None
             timed_out = False
@@ -125,6 +134,7 @@ def run_process(argv: list[str], cwd: Path | str, env: dict[str, str], timeout: 
                     proc.wait()
                 else:
                     kill_tree(proc.pid, seen)  # sweep what the swarm left in its group
+                box.teardown()  # and everything left in its box (pids cgroup), setsid or not
         with open(out_path, "rb") as f:
             stdout = f.read(STDOUT_CAP).decode("utf-8", "replace")
         return ProcResult(exit_code=code, timed_out=timed_out, wall_secs=round(time.monotonic() - start, 3),

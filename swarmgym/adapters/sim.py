@@ -1,18 +1,29 @@
 """The simulator ``swarmgym-sim``, run as a real subprocess exactly like goose.
 
-It never touches the user's real goose directory: unless the caller sets ``GOOSE_PATH_ROOT``
-(in ``swarm.env`` or the call's env), it runs with ``<home>/.sim-goose``.  It looks suites up in
+swarmgym's own runs never touch the user's real goose folders: unless the caller sets
+``GOOSE_PATH_ROOT`` (in ``swarm.env`` or the call's env), the sim runs with
+``GOOSE_PATH_ROOT=<home>/.sim-goose`` — and it then keeps its sessions and pool exactly where goose
+would under that root (:mod:`swarmgym.goose_paths`).  The bare ``swarmgym-sim``, run by hand with
+nothing set, uses goose's default folders like goose does.  It looks suites up in
 ``cfg.suites_dir`` (``SWARMGYM_SUITES_DIR``).
+
+``swarm.timeout`` is wall-clock time for goose; for the simulator it is *simulated* time: at
+``SWARMGYM_SIM_TIME_SCALE`` real seconds per simulated minute a hung run is killed once the timeout
+has passed on the simulated clock (plus a start-up grace), not after the full real timeout.
 """
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping
 
 from swarmgym.adapters.base import base_env, merged_env
 from swarmgym.adapters.goose import GooseAdapter
+from swarmgym.models import RunOutcome
+
+#: real seconds a simulated run may need beyond its simulated time (interpreter start-up, staging)
+START_GRACE_SECS = 60.0
 
 
 def sim_command() -> list[str]:
@@ -21,6 +32,20 @@ def sim_command() -> list[str]:
     if exe.is_file() and os.access(exe, os.X_OK):
         return [str(exe)]
     return [sys.executable, "-m", "swarmgym.sim"]
+
+
+def scaled_timeout(timeout: float, env: Mapping[str, str]) -> float:
+    """The real-time limit for a simulated run whose (simulated) limit is ``timeout`` seconds."""
+    from swarmgym.sim.fleet import load_fleet
+
+    raw = env.get("SWARMGYM_SIM_TIME_SCALE")
+    try:
+        scale = float(raw) if raw not in (None, "") else load_fleet(env).time_scale
+    except Exception:  # noqa: BLE001 - a bad value is the sim's to report, with its one-line error
+        return timeout
+    if scale < 0:
+        return timeout
+    return min(timeout, timeout / 60.0 * scale + START_GRACE_SECS)
 
 
 class SimAdapter(GooseAdapter):
@@ -45,7 +70,23 @@ class SimAdapter(GooseAdapter):
         full["SWARMGYM_SUITES_DIR"] = caller.get("SWARMGYM_SUITES_DIR") or str(self.cfg.suites_dir)
         return full
 
-    def sessions_db(self, env: Mapping[str, str]) -> str:
-        from swarmgym.collect.traces import db_under_root
+    def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
+            env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
+        limit = timeout or self.cfg.swarm.timeout
+        return super().run(prompt, workspace, mcp=mcp, env=env, timeout=scaled_timeout(limit, self.env(env)))
 
-        return str(db_under_root(env["GOOSE_PATH_ROOT"]))
+    def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
+        """The simulator is swarmgym's own code: it reads the package, the suite's reference and
+        mutant apps and its fleet file, and writes only under its GOOSE_PATH_ROOT."""
+        from swarmgym.isolation.policy import install_dirs
+
+        ro = [*(str(p) for p in install_dirs()), env["SWARMGYM_SUITES_DIR"], *argv[:1]]
+        if env.get("SWARMGYM_SIM_FLEET"):
+            ro.append(env["SWARMGYM_SIM_FLEET"])
+        return ro, [env["GOOSE_PATH_ROOT"]]
+
+    def fleet_file(self, env: Mapping[str, str]) -> Path:
+        """The fleet file this run reads (its hash goes into the record's provenance)."""
+        from swarmgym.sim.fleet import fleet_path
+
+        return fleet_path(env)

@@ -36,12 +36,15 @@ def register(cli: click.Group) -> None:
                   help="finish a campaign cut short: run only its jobs missing from the ledger [env SWARMGYM_BENCH_RESUME]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per golden check [env SWARMGYM_BENCH_CHECK_TIMEOUT]")
     @click.option("--swarm-timeout", type=float, default=None, help="seconds per swarm run [env SWARMGYM_BENCH_SWARM_TIMEOUT]")
+    @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
+                  help="box for the swarm and the checks (default: config sandbox.backend, auto) "
+                       "[env SWARMGYM_SANDBOX_BACKEND]")
     @click.option("--turns", type=int, default=None, help="ignored in benchmark mode")
     @click.option("--no-judge", is_flag=True, default=False, help="ignored in benchmark mode")
     @click.option("--tweak", is_flag=True, default=False, help="ignored in benchmark mode")
     @click.pass_context
     def bench(ctx, tier, variant, swarm, suite, parallel, seed, resume, check_timeout, swarm_timeout,
-              turns, no_judge, tweak):
+              isolation, turns, no_judge, tweak):
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.adapters import preflight
         from swarmgym.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
@@ -51,19 +54,24 @@ def register(cli: click.Group) -> None:
         ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]
         if ignored:
             console.print(f"[yellow]note:[/] {', '.join(ignored)} ignored in benchmark mode (exploratory only)")
-        cfg = config_from(ctx, **{"checks.timeout": check_timeout, "swarm.timeout": swarm_timeout})
+        from swarmgym.isolation import resolve
+
+        cfg = config_from(ctx, **{"checks.timeout": check_timeout, "swarm.timeout": swarm_timeout,
+                                  "sandbox.backend": isolation})
         if resume:
             campaign = resume_campaign(cfg, resume)
             preflight(cfg, campaign.swarm, campaign.variant)
         else:
             check_name("variant", variant)
             preflight(cfg, swarm or cfg.swarm.adapter, variant)
+            resolve(cfg.sandbox.backend, swarm or cfg.swarm.adapter)  # refuse before anything is planned
             campaign = new_bench_campaign(cfg, tier, variant, swarm=swarm or cfg.swarm.adapter, suite=suite, seed=seed)
+        boxed = resolve(cfg.sandbox.backend, campaign.swarm)
         todo = pending_jobs(cfg, campaign)
         console.print(f"campaign [bold]{campaign.campaign_id}[/]: {campaign.variant} / {campaign.tier} / "
                       f"{campaign.suite} {campaign.suite_hash} via {campaign.swarm}; "
                       f"{len(todo)} of {len(campaign.jobs)} job(s) to run, seed {campaign.jobs[0].seed if campaign.jobs else 0}"
-                      + (f"; flags {campaign.flags}" if campaign.flags else ""))
+                      + (f"; flags {campaign.flags}" if campaign.flags else "") + f"; isolation {boxed}")
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as progress:
             bar = progress.add_task("bench", total=len(todo))

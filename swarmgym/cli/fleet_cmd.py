@@ -244,8 +244,11 @@ def register(cli: click.Group) -> None:
                   help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
     @click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
     @click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
+    @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
+                  help="box for the swarm and the checks (default: config sandbox.backend, auto) "
+                       "[env SWARMGYM_SANDBOX_BACKEND]")
     @click.pass_context
-    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel):
+    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, isolation):
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
@@ -259,6 +262,13 @@ def register(cli: click.Group) -> None:
         else:
             cfg = config_from(ctx)
         host = check_name("host", host or socket.gethostname().split(".")[0])
+        box = {}
+        if isolation:
+            from swarmgym.isolation import resolve
+
+            if isolation != "auto":
+                resolve(isolation)  # fail now, in one line, not at the first job
+            box = {"SWARMGYM_SANDBOX_BACKEND": isolation}
         if coordinator:
             name, queues, concurrency = f"coordinator@{host}", [COORDINATOR_QUEUE], 1
         else:
@@ -276,7 +286,7 @@ def register(cli: click.Group) -> None:
                    err=True)
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execvpe(argv[0], argv, {**os.environ, "SWARMGYM_HOME": str(cfg.home), "SWARMGYM_WORKER_HOST": host})
+        os.execvpe(argv[0], argv, {**os.environ, "SWARMGYM_HOME": str(cfg.home), "SWARMGYM_WORKER_HOST": host, **box})
 
     @cli.group("schedule")
     def schedule():

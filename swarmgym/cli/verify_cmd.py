@@ -40,10 +40,16 @@ def register(cli: click.Group) -> None:
     @click.option("--json", "as_json", is_flag=True, envvar="SWARMGYM_VERIFY_JSON",
                   help="print one JSON object instead of tables [env SWARMGYM_VERIFY_JSON]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per check [env SWARMGYM_CHECK_TIMEOUT]")
+    @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
+                  help="box for the swarm and the checks (default: config sandbox.backend, auto) "
+                       "[env SWARMGYM_SANDBOX_BACKEND]")
     @click.pass_context
-    def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout):
+    def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout, isolation):
         """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error."""
-        cfg = config_from(ctx, **{"checks.timeout": check_timeout})
+        from swarmgym.isolation import boxed_config
+
+        cfg, _ = boxed_config(config_from(ctx, **{"checks.timeout": check_timeout, "sandbox.backend": isolation}),
+                              None)
         s, sp, verdict = grade_workspace(cfg, suite or cfg.suite, spec, path.resolve(), hard)
         if as_json:
             out = {"suite": s.name, "suite_hash": s.hash, "spec": sp.id, "workspace": str(path.resolve()),

@@ -8,7 +8,6 @@ reported back as a one-line problem string.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,32 +25,45 @@ def is_mcp_name(name: str) -> bool:
     return bool(sep) and prefix not in NON_MCP_PREFIXES
 
 
-def find_json_object(text: str) -> dict[str, Any] | None:
-    """The RunReport object in ``text``: the whole text, else a line that starts an object
-    which decodes to the end of a line and holds at least one RunReport field (the last wins).
+def looks_like_report(obj: Any) -> bool:
+    """A RunReport, not one of its parts: no ``task_id`` and at least two RunReport fields
+    (``tasks`` alone will do)."""
+    if not isinstance(obj, dict) or "task_id" in obj:
+        return False
+    return "tasks" in obj or sum(1 for k in KNOWN_FIELDS if k in obj) >= 2
 
-    A truncated report is not a report: nested objects inside it are never taken for one.
+
+def find_json_object(text: str) -> dict[str, Any] | None:
+    """The RunReport object in ``text``: the whole text, else the last *outermost* JSON object
+    that is a RunReport (goose prints it with ``to_string_pretty``, possibly after noise lines).
+
+    Objects nested inside another decoded object are never candidates, so a task object is never
+    taken for the report; a truncated report is no report at all.
     """
     text = (text or "").strip()
     if not text:
         return None
     try:
         data = json.loads(text)
-        return data if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            return data
     except ValueError:
         pass
     decoder = json.JSONDecoder()
     found = None
-    for m in re.finditer(r"^[ \t]*\{", text, re.MULTILINE):
-        start = m.end() - 1
+    pos = 0
+    while True:
+        start = text.find("{", pos)
+        if start < 0:
+            return found
         try:
             obj, end = decoder.raw_decode(text, start)
         except ValueError:
+            pos = start + 1
             continue
-        rest = text[end:].split("\n", 1)[0]
-        if isinstance(obj, dict) and not rest.strip() and any(k in obj for k in KNOWN_FIELDS):
+        if looks_like_report(obj):
             found = obj
-    return found
+        pos = end  # skip everything inside this object: only outermost objects count
 
 
 def _normalise_tool_calls(items: Any) -> list[Any]:
@@ -155,10 +167,14 @@ def report_from_events(events: list[dict[str, Any]]) -> RunReport | None:
         files = plan.get("planned_files") or [f for t in plan.get("tasks") or [] if isinstance(t, dict)
                                               for f in t.get("files") or []]
         report.planned_files = [str(f) for f in files]
-        planned = [str(t.get("task_id", t.get("id", ""))) if isinstance(t, dict) else str(t)
+        owned = {str(t.get("id", t.get("task_id", ""))): list(t.get("files") or [])
+                 for t in plan.get("tasks") or [] if isinstance(t, dict)}
+        planned = [str(t.get("id", t.get("task_id", ""))) if isinstance(t, dict) else str(t)
                    for t in plan.get("tasks") or []]
         seen = set(latest)
         for tid in planned:  # planned but never completed: the run stopped before them
             if tid and tid not in seen:
                 report.tasks.append(TaskOutcome(task_id=tid, status="incomplete"))
+        for t in report.tasks:  # goose's owns_nothing: a planned task that owns no file
+            t.owns_nothing = t.task_id in owned and not owned[t.task_id]
     return report

@@ -8,32 +8,24 @@ calls are ``toolRequest`` items (name at ``toolCall.value.name``), their results
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 from urllib.parse import quote
 
 from swarmgym.collect.report import is_mcp_name
+from swarmgym.goose_paths import sessions_db
 from swarmgym.models import SessionTrace, ToolCall
 
-DEFAULT_DB = Path("~/.local/share/goose/sessions/sessions.db")
 BUSY_TIMEOUT = 2.0
 
 
-def db_under_root(root: str | Path) -> Path:
-    """Where goose keeps sessions.db under ``GOOSE_PATH_ROOT``."""
-    return Path(root) / "data" / "sessions" / "sessions.db"
-
-
 def default_sessions_db(env: Mapping[str, str] | None = None, configured: str | None = None) -> Path:
-    """``configured`` (swarm.sessions_db), else under ``$GOOSE_PATH_ROOT``, else goose's default."""
-    env = os.environ if env is None else env
+    """``configured`` (swarm.sessions_db), else where goose keeps it for ``env`` (:mod:`swarmgym.goose_paths`)."""
     if configured:
         return Path(configured).expanduser()
-    if env.get("GOOSE_PATH_ROOT"):
-        return db_under_root(env["GOOSE_PATH_ROOT"])
-    return DEFAULT_DB.expanduser()
+    return sessions_db(env)
 
 
 def connect_ro(path: Path) -> sqlite3.Connection:

@@ -1,6 +1,7 @@
 """The tweaker's hard scope guard: only swarm knobs, never core.
 
-Allowed keys: ``pool.<device>.weight`` (number ≥ 0), ``pool.<device>.enabled`` (bool),
+Allowed keys: ``pool.<device>.weight`` (an integer ≥ 1: goose's cap on tasks in flight on that
+device; 3.0 is taken as 3, 2.5 or 0 is rejected), ``pool.<device>.enabled`` (bool),
 ``planner_model`` (a model id), ``worker_max_turns`` and ``max_attempts`` (positive ints),
 ``env.GOOSE_LOCAL_CONTEXT_CAP`` and ``env.GOOSE_MAX_BACKGROUND_TASKS`` (positive ints).
 Anything else is rejected, and the rejection is kept as data.
@@ -39,6 +40,14 @@ def _pos_int(value: Any) -> int | None:
     return None
 
 
+def _weight(value: Any) -> int | None:
+    """A pool weight as goose takes it (u32 >= 1); an integral float such as 3.0 counts as 3."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    n = _pos_int(value)
+    return n if n is not None and n <= 2**32 - 1 else None
+
+
 def guard(key: Any, value: Any) -> Decision:
     """Allow or reject one knob change; allowed values come back normalised."""
     if not isinstance(key, str):
@@ -48,9 +57,10 @@ def guard(key: Any, value: Any) -> Decision:
         if field not in POOL_FIELDS or not DEVICE.match(dev):
             return Decision(key, value, False, "pool knobs are pool.<device>.weight or pool.<device>.enabled")
         if field == "weight":
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
-            return (Decision(key, float(value), True, how="pool") if ok else
-                    Decision(key, value, False, f"{key} must be a number >= 0"))
+            n = _weight(value)
+            return (Decision(key, n, True, how="pool") if n is not None else
+                    Decision(key, value, False, f"{key} must be an integer >= 1 (goose's weight is the most tasks "
+                                                f"in flight on the device), got {value!r}"))
         return (Decision(key, value, True, how="pool") if isinstance(value, bool) else
                 Decision(key, value, False, f"{key} must be true or false"))
     if key in ENV_KNOBS:

@@ -41,6 +41,8 @@ def _turn(st: _State, n: int, kind: str, prompt: str, *, adapter: str, variant: 
     except Exception as e:  # the swarm could not even start: data, not a crash
         return Turn(n=n, kind=kind, prompt=prompt, error=ErrorInfo.of(e), wall_secs=round(time.time() - start, 3))
     turn = turn_from(n, kind, prompt, evidence, verdict, time.time() - start)
+    if evidence.provenance is not None:
+        st.doc.provenance = evidence.provenance
     turn.data["checks"] = [c.name for c in st.checks]
     turn.data["monitor"] = monitor_turn(turn).model_dump(mode="json")
     return turn
@@ -100,24 +102,29 @@ def _state_for_brain(st: _State, turn: Turn, n: int, budget: int) -> dict[str, A
 
 
 def _record(cfg: Config, doc: SessionDoc, brain, started: float) -> None:
-    from swarmgym.ledger import Ledger
-    from swarmgym.models import LedgerRecord
+    from swarmgym.ledger import Ledger, record_from_result
+    from swarmgym.models import JobResult, JobSpec
 
     graded = [t for t in doc.turns if t.verdict is not None]
     last = graded[-1] if graded else None
     mon = monitor_session([t for t in doc.turns])
     runs = [t.run for t in doc.turns if t.run is not None]
     rep = [r.report for r in runs if r.report is not None]
-    rec = LedgerRecord(session_id=doc.session_id, job_id=doc.job_id, campaign_id=doc.campaign_id, mode="exploratory",
-                       spec=doc.archetype or "", archetype=doc.archetype, app_slug=doc.app_slug or "-", variant=doc.variant,
-                       tier="explore", host=doc.host, turns=len(doc.turns), overall=doc.overall, functional=doc.functional,
-                       dimensions={k: d.status for k, d in (last.verdict.dimensions.items() if last else [])},
+    prov = doc.provenance
+    job = JobSpec(job_id=doc.job_id, campaign_id=doc.campaign_id, mode="exploratory", suite=doc.suite or "",
+                  suite_hash=doc.suite_hash or "", spec=doc.archetype or "", app_slug=doc.app_slug or "-",
+                  variant=doc.variant, tier="explore", rep=0, swarm=prov.adapter or str(doc.data.get("swarm") or ""),
+                  seed=int(doc.data.get("seed") or 0))
+    result = JobResult(job=job, session_id=doc.session_id, host=doc.host,
+                       status="error" if doc.overall == "error" else "done", verdict=last.verdict if last else None,
                        wall_secs=round(time.time() - started, 3), exit_code=runs[-1].exit_code if runs else None,
                        tasks_done=sum(len(r.done) for r in rep), tasks_failed=sum(len(r.failed) for r in rep),
-                       idle_nodes=sorted(set(mon.flagged)), per_device=mon.per_device, error=doc.error, ts=time.time(),
-                       data={"workspace": doc.workspace, "brain": brain.name if brain else None,
-                             "usage": doc.data.get("brain_usage"), "monitor": mon.line(),
-                             "tweaked": any(t.tweak for t in doc.turns), "seed": doc.data.get("seed")})
+                       idle_nodes=sorted(set(mon.flagged)), per_device=mon.per_device, error=doc.error,
+                       started=started, finished=time.time(), provenance=prov)
+    rec = record_from_result(result, turns=len(doc.turns),
+                             data={"workspace": doc.workspace, "brain": brain.name if brain else None,
+                                   "usage": doc.data.get("brain_usage"), "monitor": mon.line(),
+                                   "tweaked": any(t.tweak for t in doc.turns), "seed": doc.data.get("seed")})
     Ledger(cfg.ledger_dir).record(rec)
 
 

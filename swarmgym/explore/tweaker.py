@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from swarmgym.balance import concurrency
 from swarmgym.config import Config
 from swarmgym.explore.monitor import MonitorReport
 from swarmgym.explore.scope import guard
@@ -34,26 +35,29 @@ class Proposal(BaseModel):
 
 
 def rule_proposal(report: MonitorReport, pool: list[PoolDevice]) -> Proposal | None:
-    """Model-free: give every flagged device at least the heaviest enabled weight; enable disabled ones."""
+    """Model-free: enable a disabled flagged device; raise a flagged device's cap on tasks in flight
+    (goose's weight, an integer >= 1) to at least the largest enabled cap, or by one."""
     by_id = {p.id: p for p in pool}
-    top = max((p.weight for p in pool if p.enabled and p.weight > 0), default=1.0)
+    top = max((concurrency(p.weight) for p in pool if p.enabled), default=1)
     changes, why = [], []
     for dev in report.flagged:
         p = by_id.get(dev, PoolDevice(id=dev))
         if not p.enabled:
             changes.append(KnobChange(key=f"pool.{dev}.enabled", value=True))
-        new = max(top, p.weight * 2, 1.0)
-        if new > p.weight:
-            changes.append(KnobChange(key=f"pool.{dev}.weight", value=new))
+        cap = concurrency(p.weight)
+        new = max(top, cap + 1)
+        changes.append(KnobChange(key=f"pool.{dev}.weight", value=new))
         state = "starved" if dev in report.starved else "idle" if dev in report.idle else "underused"
-        why.append(f"{dev} was {state} at weight {p.weight:g}; raise it to {new:g}")
+        why.append(f"{dev} was {state} at weight {cap}; raise its cap on tasks in flight to {new}")
     if not changes:
         return None
     return Proposal(changes=changes, rationale="; ".join(why), source="rule")
 
 
 TWEAK_SYSTEM = """You tune a coding swarm's fleet (goose local-edition). You may only change these knobs:
-pool.<device>.weight (number >= 0), pool.<device>.enabled (true/false), planner_model, worker_max_turns,
+pool.<device>.weight (an integer >= 1: the most tasks in flight on that device at once; goose hands each
+ready task to the least-loaded device, so a weight is a cap, not a share), pool.<device>.enabled (true/false),
+planner_model, worker_max_turns,
 max_attempts, env.GOOSE_LOCAL_CONTEXT_CAP, env.GOOSE_MAX_BACKGROUND_TASKS (positive integers).
 Any other knob will be rejected. Propose the smallest change that fixes the fleet problem, with a rationale."""
 
@@ -72,20 +76,21 @@ def brain_proposal(brain, cfg: Config, report: MonitorReport, pool: list[PoolDev
 
 
 def pool_runner(adapter: str, cfg: Config, env: dict[str, str] | None) -> tuple[list[str], dict[str, str]] | None:
-    """(binary argv, env) that own the swarm's pool for ``adapter``; None if it has no pool command."""
+    """(``<binary> swarm pool`` argv, env) for ``adapter``; None if that swarm has no pool command."""
     from swarmgym.adapters import get_adapter
 
     ad = get_adapter(adapter, cfg)
-    if adapter == "command" or not hasattr(ad, "binary") or not hasattr(ad, "env"):
+    if not hasattr(ad, "pool_argv") or not hasattr(ad, "env"):
         return None
-    return list(ad.binary()), ad.env(env)
+    return list(ad.pool_argv()), ad.env(env)
 
 
-def pool_command(binary: list[str], key: str, value: Any) -> list[str]:
+def pool_command(pool_argv: list[str], key: str, value: Any) -> list[str]:
+    """``<binary> swarm pool weight DEV N`` (N an integer: goose rejects 2.5) or ``enable|disable DEV``."""
     dev, _, field = key[5:].rpartition(".")
     if field == "weight":
-        return [*binary, "swarm", "pool", "weight", dev, f"{value:g}"]
-    return [*binary, "swarm", "pool", "enable" if value else "disable", dev]
+        return [*pool_argv, "weight", dev, str(int(value))]
+    return [*pool_argv, "enable" if value else "disable", dev]
 
 
 def apply(proposal: Proposal, cfg: Config, workspace: Path, *, adapter: str, env: dict[str, str] | None = None,

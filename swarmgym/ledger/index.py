@@ -15,12 +15,12 @@ from typing import Iterable
 from swarmgym.errors import LedgerError
 from swarmgym.models import LedgerRecord
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: adapter and seed columns (from provenance)
 
 COLUMNS = ("job_id", "kind", "session_id", "campaign_id", "mode", "spec", "archetype", "app_slug",
            "variant", "tier", "rep", "suite", "suite_hash", "host", "overall", "functional",
            "checks", "swarm", "cluster", "diagnostics", "wall_secs", "exit_code", "tasks_done",
-           "tasks_failed", "idle_nodes", "flags", "ts", "line", "json")
+           "tasks_failed", "idle_nodes", "flags", "ts", "line", "json", "adapter", "seed")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS records (
     tier TEXT, rep INTEGER, suite TEXT, suite_hash TEXT, host TEXT, overall TEXT,
     functional INTEGER, checks TEXT, swarm TEXT, cluster TEXT, diagnostics TEXT,
     wall_secs REAL, exit_code INTEGER, tasks_done INTEGER, tasks_failed INTEGER,
-    idle_nodes TEXT, flags TEXT, ts REAL, line INTEGER, json TEXT NOT NULL);
+    idle_nodes TEXT, flags TEXT, ts REAL, line INTEGER, json TEXT NOT NULL, adapter TEXT, seed INTEGER);
 """
 INDEXES = """
 CREATE INDEX IF NOT EXISTS records_session ON records(session_id);
@@ -59,9 +59,16 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 def init(con: sqlite3.Connection, path: Path) -> None:
-    """Create the tables; refuse an index written by a newer swarmgym."""
+    """Create the tables; refuse an index written by a newer swarmgym; an older one is emptied
+    (its columns differ) and refilled from the jsonl by the caller's catch-up."""
     con.executescript(SCHEMA + INDEXES)
     row = con.execute("SELECT value FROM meta WHERE key='index_version'").fetchone()
+    if row is not None and int(row[0]) < INDEX_VERSION:
+        with con:
+            con.execute("DROP TABLE records")
+            con.execute("DELETE FROM meta")
+        con.executescript(SCHEMA + INDEXES)
+        row = None
     if row is None:
         con.execute("INSERT OR REPLACE INTO meta VALUES ('index_version', ?)", (str(INDEX_VERSION),))
         con.commit()
@@ -88,6 +95,7 @@ def row_of(rec: LedgerRecord, line: int, raw: str) -> tuple:
         dims.get("checks"), dims.get("swarm"), dims.get("cluster"), dims.get("diagnostics"),
         rec.wall_secs, rec.exit_code, rec.tasks_done, rec.tasks_failed,
         json.dumps(rec.idle_nodes), json.dumps(rec.flags, sort_keys=True), rec.ts, line, raw,
+        rec.provenance.adapter or None, rec.provenance.seed,
     )
 
 

@@ -77,10 +77,13 @@ def finalize(app, cfg, cid: str) -> dict:
     data.update(planned=len(camp.jobs), created=camp.created, makespan_secs=round(time.time() - camp.created, 3),
                 first_start=started, status="cancelled" if camp.cancelled else "complete")
     from swarmgym.ledger import campaign_record
+    from swarmgym.provenance import campaign_provenance
 
+    rate = data.get("functional_rate")
     rec = campaign_record(cid, variant=camp.variant, tier=camp.tier, overall=campaign_overall(findings),
                           findings=findings, suite=camp.suite, suite_hash=camp.suite_hash,
-                          idle_nodes=idle_names(data), data=data)
+                          idle_nodes=idle_names(data), data=data, functional=rate == 1.0,
+                          provenance=campaign_provenance(camp))
     written = ledger.record(rec)
     reports = []
     try:
@@ -106,7 +109,10 @@ def record_job(self, result: dict) -> dict:
         log.error("record_job: not a JobResult: %s", str(e).splitlines()[0])
         return {"ignored": True, "error": str(e)[:500]}
     from swarmgym.ledger import record_from_result
+    from swarmgym.queue.accept import check_record
 
+    if (refused := check_record(cfg, for_config(cfg), res, result)) is not None:
+        return refused
     rec = record_from_result(res)
     if res.pool:
         rec.data["pool"] = [p.model_dump(mode="json") for p in res.pool]

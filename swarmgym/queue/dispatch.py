@@ -16,15 +16,14 @@ from dataclasses import dataclass
 
 from celery import chord
 
-from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign_id, plan_jobs, save_campaign
-from swarmgym.campaign import flags_in_effect
+from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
 from swarmgym.errors import QueueError
 from swarmgym.queue.app import declare_queues
 from swarmgym.models import JobSpec
 from swarmgym.queue import store
 from swarmgym.queue.lease import lease_key
 from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, check_name, queue_for_job
+from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, queue_for_job
 
 
 @dataclass
@@ -94,24 +93,15 @@ def mask(url: str) -> str:
 
 
 def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: str | None = None,
-            campaign_id: str | None = None, suite: str | None = None) -> Sent:
-    from swarmgym.suite import load_suite
-
-    check_name("variant", variant)
-    if pin_host:
-        check_name("pin-host", pin_host)
-    cid = campaign_id or new_campaign_id('q', variant, tier)
-    if campaign_path(cfg, cid).is_file():
-        return Sent(cid, len(load_campaign(cfg, cid).jobs), created=False)
-    s = load_suite(suite or cfg.suite, cfg.suites_dir)
-    flags = flags_in_effect()
-    jobs = plan_jobs(s, tier, variant, swarm=swarm, campaign_id=cid, flags=flags, pin_host=pin_host)
-    camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant=variant, suite=s.name, suite_hash=s.hash,
-                    swarm=swarm, flags=flags, pin_host=pin_host, jobs=jobs)
-    save_campaign(cfg, camp)
+            campaign_id: str | None = None, suite: str | None = None, seed: int | None = None) -> Sent:
+    """Plan (the shared pipeline: :func:`swarmgym.campaign.new_campaign`) and send a campaign."""
+    if campaign_id and campaign_path(cfg, campaign_id).is_file():
+        return Sent(campaign_id, len(load_campaign(cfg, campaign_id).jobs), created=False)
+    camp = new_campaign(cfg, tier, variant, swarm=swarm, mode="queue", suite=suite, pin_host=pin_host,
+                        campaign_id=campaign_id, seed=seed)
     store.ensure_redis(for_config(cfg), camp)
-    gid = send_chord(app, cfg, cid, jobs, fresh=True)
-    return Sent(cid, len(jobs), True, gid)
+    gid = send_chord(app, cfg, camp.campaign_id, camp.jobs, fresh=True)
+    return Sent(camp.campaign_id, len(camp.jobs), True, gid)
 
 
 def recorded_job_ids(cfg, cid: str) -> set[str]:

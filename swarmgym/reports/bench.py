@@ -3,7 +3,9 @@
 Only ``kind="session"``, ``mode="benchmark"`` records count.  Rows are read as raw index columns
 (no per-record pydantic parsing) so a 100k-record ledger aggregates in well under a second.
 
-An arm is a variant plus the swarm flags in effect (see :func:`arm`).
+An arm is the adapter, the variant and the swarm flags in effect (see :func:`arm`): simulated and
+real runs of one variant are never pooled and never compared with each other.  Runs that could not
+run at all (``overall="infra"``) are kept apart and count in no pass rate.
 Pairing rule: two variants are compared only on the same suite hash.  Within a spec, the i-th
 run of variant A (in ledger time order) is paired with the i-th run of B: with one campaign per
 variant that is exactly the (spec, rep) pairing; unmatched extra runs are left out of McNemar.
@@ -18,10 +20,11 @@ from itertools import combinations
 
 from swarmgym import stats
 from swarmgym.ledger import Ledger
+from swarmgym.ledger.mapping import INFRA
 
 COLUMNS = ("variant", "tier", "spec", "app_slug", "session_id", "wall_secs", "functional", "overall",
            "checks", "swarm", "cluster", "diagnostics", "tasks_done", "tasks_failed", "exit_code",
-           "suite", "suite_hash", "campaign_id", "flags", "ts")
+           "suite", "suite_hash", "campaign_id", "flags", "ts", "adapter", "seed", "host")
 IDX = {c: i for i, c in enumerate(COLUMNS)}
 NO_HASH = "(none)"
 PASS_AT_KS = (1, 3, 5, 10)
@@ -50,8 +53,9 @@ class SpecStats:
 
 @dataclass
 class Group:
-    variant: str
+    variant: str  # the arm's label (see arm())
     suite_hash: str
+    adapter: str = ""
     suites: set[str] = field(default_factory=set)
     specs: dict[str, SpecStats] = field(default_factory=dict)
     tiers: Counter = field(default_factory=Counter)
@@ -115,6 +119,11 @@ class BenchData:
     head_to_head: list[HeadToHead]
     unpaired: list[Unpaired]
     hashes: dict[str, list[str]]   # suite hash -> variants that ran on it
+    infra: list[tuple] = field(default_factory=list)  # runs that could not run: in no pass rate
+
+    @property
+    def infra_by_arm(self) -> Counter:
+        return Counter(arm(r[IDX["variant"]], r[IDX["flags"]], r[IDX["adapter"]]) for r in self.infra)
 
     @property
     def mixed_hashes(self) -> bool:
@@ -127,11 +136,15 @@ def load_rows(ledger: Ledger) -> list[tuple]:
 
 def aggregate(rows: list[tuple]) -> BenchData:
     groups: dict[tuple[str, str], Group] = {}
+    infra = []
     for r in rows:
-        key = (arm(r[IDX["variant"]], r[IDX["flags"]]), r[IDX["suite_hash"]] or NO_HASH)
+        if r[IDX["overall"]] == INFRA:
+            infra.append(r)
+            continue
+        key = (arm(r[IDX["variant"]], r[IDX["flags"]], r[IDX["adapter"]]), r[IDX["suite_hash"]] or NO_HASH)
         g = groups.get(key)
         if g is None:
-            g = groups[key] = Group(*key)
+            g = groups[key] = Group(*key, adapter=r[IDX["adapter"]] or "")
         spec = r[IDX["spec"]] or ""
         s = g.specs.get(spec)
         if s is None:
@@ -154,14 +167,15 @@ def aggregate(rows: list[tuple]) -> BenchData:
     for g in ordered:
         hashes.setdefault(g.suite_hash, []).append(g.variant)
     h2h = [compare(a, b) for h, vs in hashes.items() if h != NO_HASH
-           for a, b in combinations([g for g in ordered if g.suite_hash == h], 2)]
+           for a, b in combinations([g for g in ordered if g.suite_hash == h], 2) if a.adapter == b.adapter]
     by_variant: dict[str, set[str]] = {}
     for g in ordered:
         by_variant.setdefault(g.variant, set()).add(g.suite_hash)
+    adapter_of = {g.variant: g.adapter for g in ordered}
     unpaired = [Unpaired(a, b, sorted(by_variant[a]), sorted(by_variant[b]))
                 for a, b in combinations(sorted(by_variant), 2)
-                if not (by_variant[a] & by_variant[b]) - {NO_HASH}]
-    return BenchData(rows, ordered, h2h, unpaired, hashes)
+                if adapter_of[a] == adapter_of[b] and not (by_variant[a] & by_variant[b]) - {NO_HASH}]
+    return BenchData(rows, ordered, h2h, unpaired, hashes, infra)
 
 
 def compare(a: Group, b: Group) -> HeadToHead:
@@ -181,14 +195,15 @@ def compare(a: Group, b: Group) -> HeadToHead:
                       stats.mcnemar(pairs), pass_at)
 
 
-def arm(variant: str | None, flags_json: str | None) -> str:
-    """What is compared: the variant, plus the swarm flags in effect when any were set.
+def arm(variant: str | None, flags_json: str | None, adapter: str | None = None) -> str:
+    """What is compared: the adapter and variant, plus the swarm flags in effect when any were set.
 
-    ``mlx`` and ``mlx [GOOSE_SWARM_GOALS=1]`` are two arms of a head-to-head: flipping a flag
-    and re-running the same variant is the flywheel's A/B.
+    ``mlx (sim)`` and ``mlx (sim) [GOOSE_SWARM_GOALS=1]`` are two arms of a head-to-head: flipping
+    a flag and re-running the same variant is the flywheel's A/B.  ``mlx (goose)`` is another arm,
+    never pooled with a simulated one.  Records older than provenance have no adapter: ``mlx``.
     """
     label = flags_label(flags_json or "{}")
-    return (variant or "") + ("" if label == "(none)" else f" [{label}]")
+    return (variant or "") + (f" ({adapter})" if adapter else "") + ("" if label == "(none)" else f" [{label}]")
 
 
 def flags_label(flags_json: str) -> str:

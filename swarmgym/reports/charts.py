@@ -20,30 +20,13 @@ class DeviceShare:
 
 
 def shares(per_device: dict[str, int], pool: list[PoolDevice]) -> list[DeviceShare]:
-    """Dispatched vs fair share (weight / total enabled weight x tasks dispatched) per device."""
-    enabled = [p for p in pool if p.enabled]
-    weights = {p.id: max(p.weight, 0.0) for p in enabled} or {d: 1.0 for d in per_device}
-    total_w = sum(weights.values()) or 1.0
-    total = sum(per_device.values())
-    out = []
-    for dev in list(weights) + [d for d in per_device if d not in weights]:
-        n = int(per_device.get(dev, 0))
-        w = weights.get(dev, 0.0)
-        fair = w / total_w * total
-        if dev not in weights:
-            status = "extra"
-        elif fair <= 0:
-            status = "ok"
-        elif n == 0:
-            status = "starved"
-        elif n < 0.05 * fair:
-            status = "idle"
-        elif n < 0.5 * fair:
-            status = "underused"
-        else:
-            status = "ok"
-        out.append(DeviceShare(dev, n, fair, w, status))
-    return out
+    """Dispatched vs fair share per device, as :mod:`swarmgym.balance` judges them (goose's weights)."""
+    from swarmgym.balance import shares as judge
+
+    enabled = {p.id for p in pool if p.enabled}
+    rows = judge(dict(per_device), [p for p in pool if p.enabled] if enabled else [])
+    return [DeviceShare(r.device, r.dispatched, r.fair, float(r.weight),
+                        "extra" if enabled and r.device not in enabled else r.state) for r in rows]
 
 
 def distribution_svg(items: list[DeviceShare], title: str = "tasks dispatched vs fair share") -> Markup:

@@ -39,8 +39,9 @@ def render(data: BenchData, now: float | None = None) -> str:
     out: list[str] = ["# Benchmark results", ""]
     stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(now or time.time()))
     out += [f"Regenerated from the ledger at {stamp}: {len(data.rows)} benchmark runs in "
-            f"{len(data.groups)} variant × suite-hash group(s). Pass = the golden checks passed "
-            "(`functional`); intervals are Wilson 95 %.", ""]
+            f"{len(data.groups)} arm × suite-hash group(s). Pass = the golden checks passed "
+            "(`functional`); intervals are Wilson 95 %. An arm is variant (adapter) [flags]: simulated "
+            "and real runs are never pooled or compared.", ""]
     if not data.rows:
         return "\n".join(out + ["_No benchmark runs in the ledger yet: run `swarmgym bench` first._", ""])
     if data.mixed_hashes or data.unpaired or NO_HASH in data.hashes:
@@ -52,6 +53,7 @@ def render(data: BenchData, now: float | None = None) -> str:
         out.append(f"| {g.variant} | `{g.suite_hash}` | {g.runs} | {g.passes} | {pct(g.passes / g.runs)} | "
                    f"{ci(g.passes, g.runs)} | {secs(w.median)} |")
     out.append("")
+    out += _infra(data)
     out += ["## Head-to-head", ""]
     if not data.head_to_head:
         out += ["_No two variants share a suite hash yet: nothing to compare._", ""]
@@ -65,6 +67,17 @@ def render(data: BenchData, now: float | None = None) -> str:
     for g in data.groups:
         out += _group(g)
     return "\n".join(out)
+
+
+def _infra(data: BenchData) -> list[str]:
+    if not data.infra:
+        return []
+    out = ["## Could not run (infra)", "",
+           f"{len(data.infra)} run(s) never reached their swarm (binary missing, preflight failed, suite "
+           "mismatch). They count in no pass rate; `swarmgym ledger show <session>` gives each reason.", "",
+           "| arm | runs that could not run |", "|---|---:|"]
+    out += [f"| {a} | {n} |" for a, n in sorted(data.infra_by_arm.items())]
+    return out + [""]
 
 
 def _loud_warning(data: BenchData) -> list[str]:

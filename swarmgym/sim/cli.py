@@ -6,9 +6,10 @@
     swarmgym-sim swarm pool enable DEVICE
     swarmgym-sim swarm pool disable DEVICE
 
-Environment: SWARMGYM_SIM_VARIANT (mlx|gguf), SWARMGYM_SIM_SEED, SWARMGYM_SIM_FORCE, SWARMGYM_SIM_DEBUG,
-SWARMGYM_SIM_TIME_SCALE, SWARMGYM_SIM_FLEET, SWARMGYM_SIM_POOL, SWARMGYM_SUITES_DIR,
-GOOSE_PATH_ROOT, and goose's own flags and knobs.  See docs/simulator.md.
+Environment: SWARMGYM_SIM_VARIANT (mlx|gguf), SWARMGYM_SIM_SEED (unset: a fresh seed per run),
+SWARMGYM_SIM_START, SWARMGYM_SIM_FORCE, SWARMGYM_SIM_DEBUG, SWARMGYM_SIM_TIME_SCALE, SWARMGYM_SIM_FLEET,
+SWARMGYM_SIM_POOL, SWARMGYM_SUITES_DIR; goose's own folders (GOOSE_PATH_ROOT, XDG_*, HOME — see
+swarmgym.goose_paths), flags and knobs.  See docs/simulator.md.
 """
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ from swarmgym.errors import SwarmgymError
 
 
 def _parser() -> argparse.ArgumentParser:
+    from swarmgym import __version__
+
     p = argparse.ArgumentParser(prog="swarmgym-sim", description="Simulated goose local-edition swarm.")
+    p.add_argument("--version", action="version", version=f"swarmgym-sim {__version__}")
     top = p.add_subparsers(dest="cmd", required=True)
     swarm = top.add_parser("swarm", help="swarm commands").add_subparsers(dest="sub", required=True)
     run = swarm.add_parser("run", help="run the swarm on a prompt in the current directory")
@@ -49,23 +53,21 @@ def _pool(args, env) -> int:
         devs = effective_devices(fleet, env)
         variant = env.get("SWARMGYM_SIM_VARIANT") or "mlx"
         if args.json:
-            print(json.dumps([{"id": d.id, "host": d.host, "model_id": d.model_for(variant), "weight": d.weight,
+            print(json.dumps([{"id": d.id, "host": d.host, "model_id": d.model_for(variant), "weight": int(d.weight),
                                "instances": d.instances, "enabled": d.enabled} for d in devs], indent=2))
         else:
             print(f"{'device':<14} {'host':<10} {'weight':>6} {'inst':>4}  {'enabled':<7} model")
             for d in devs:
-                print(f"{d.id:<14} {d.host:<10} {d.weight:>6g} {d.instances:>4}  {str(d.enabled).lower():<7} "
+                print(f"{d.id:<14} {d.host:<10} {int(d.weight):>6} {d.instances:>4}  {str(d.enabled).lower():<7} "
                       f"{d.model_for(variant)}")
         return 0
     if args.action == "weight":
-        try:
-            weight = float(args.weight)
-        except ValueError:
-            raise UsageError(f"pool weight {args.device}: WEIGHT must be a number >= 0, got {args.weight!r}") from None
-        if weight < 0:
-            raise UsageError(f"pool weight {args.device}: WEIGHT must be a number >= 0, got {args.weight!r}")
+        weight = int(args.weight) if args.weight.strip().isdigit() else -1
+        if weight < 0 or weight > 2**32 - 1:  # goose's pool weight is a u32: the most tasks in flight at once
+            raise UsageError(f"pool weight {args.device}: WEIGHT must be a number of tasks in flight at once "
+                             f"(a whole number >= 0), got {args.weight!r}")
         path = set_device(fleet, env, args.device, weight=weight)
-        print(f"{args.device}: weight {weight:g} (saved in {path})")
+        print(f"{args.device}: weight {weight} (saved in {path})")
     else:
         path = set_device(fleet, env, args.device, enabled=args.action == "enable")
         print(f"{args.device}: {args.action}d (saved in {path})")

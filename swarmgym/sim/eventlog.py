@@ -1,59 +1,53 @@
 """The simulator's ``.swarm/run-<run_id>.jsonl`` writer (one flushed JSON line per event).
 
-Each line carries ``ts`` (wall clock), ``run_id``, ``seq`` and ``event``; progress also goes
-to stderr.  Simulated minutes are turned into real sleeps by the time scale.
+Each line carries ``ts`` (the simulated clock, goose's RFC 3339 form), ``run_id``, ``seq`` (from 0,
+as goose's sink counts) and ``event``, then the event's own fields in goose's order; progress also
+goes to stderr.  Next to the log a sidecar ``run-<run_id>.sim.json`` names the seed the run used.
 """
 from __future__ import annotations
 
 import json
-import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-
-def new_run_id(swarm_dir: Path) -> str:
-    now = datetime.now(timezone.utc)
-    for bump in range(1000):
-        t = now.timestamp() + bump / 1000
-        d = datetime.fromtimestamp(t, timezone.utc)
-        run_id = f"swarm-{d:%Y%m%d-%H%M%S}{d.microsecond // 1000:03d}"
-        if not (swarm_dir / f"run-{run_id}.jsonl").exists():
-            return run_id
-    return f"swarm-{now:%Y%m%d-%H%M%S}999"
+from swarmgym.sim.clock import SimClock
 
 
 class EventLog:
-    def __init__(self, workspace: Path, err: TextIO) -> None:
+    def __init__(self, workspace: Path, err: TextIO, clock: SimClock) -> None:
         self.dir = Path(workspace) / ".swarm"
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.run_id = new_run_id(self.dir)
+        self.clock = clock
+        self.run_id = clock.run_id()
+        bump = 0
+        while (self.dir / f"run-{self.run_id}.jsonl").exists():  # two runs in one millisecond
+            bump += 1
+            self.run_id = f"{clock.run_id()}-{bump}"
         self.path = self.dir / f"run-{self.run_id}.jsonl"
-        self.f = open(self.path, "a", encoding="utf-8")
+        self.f = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - held for the run, closed by close()
         self.err = err
         self.seq = 0
-        self.t0 = time.monotonic()
 
-    def sleep_until(self, sim_minutes: float, scale: float) -> None:
-        wait = self.t0 + sim_minutes * scale - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
+    def sidecar(self, data: dict[str, Any]) -> Path:
+        path = self.dir / f"run-{self.run_id}.sim.json"
+        path.write_text(json.dumps(data, indent=2) + "\n")
+        return path
 
-    def emit(self, at: float, event: str, body: dict[str, Any] | None = None, **fields: Any) -> None:
+    def emit(self, at: float, event: str, body: dict[str, Any]) -> None:
+        line = {"ts": self.clock.rfc3339(at), "run_id": self.run_id, "seq": self.seq, "event": event, **body}
         self.seq += 1
-        ts = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        line = {"ts": ts, "run_id": self.run_id, "seq": self.seq, "event": event, **(body or {}), **fields}
-        self.f.write(json.dumps(line) + "\n")
+        self.f.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.f.flush()
         what = " ".join(f"{k}={line[k]}" for k in ("task_id", "device", "status", "attempt") if k in line)
         self.err.write(f"[swarm +{at:5.1f}m] {event} {what}\n")
         self.err.flush()
 
-    def write_partial(self) -> None:
+    def write_partial(self, at: float) -> None:
         """A line cut mid-way, as a killed process leaves it."""
+        line = {"ts": self.clock.rfc3339(at), "run_id": self.run_id, "seq": self.seq, "event": "scheduler_stuck",
+                "remaining": 1}
         self.seq += 1
-        self.f.write(json.dumps({"ts": "", "run_id": self.run_id, "seq": self.seq, "event": "scheduler_stuck",
-                                 "waiting_on": "worker"})[:40])
+        self.f.write(json.dumps(line)[:40])
         self.f.flush()
 
     def close(self) -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from swarmgym.errors import UsageError
 from swarmgym.sim.fleet import FAULT_KINDS, Fleet

@@ -1,20 +1,22 @@
 """The simulated fleet: devices, variant profiles and effects (fleet.yaml), plus pool state.
 
 ``SWARMGYM_SIM_FLEET`` names another fleet file.  Pool changes made with ``swarm pool …``
-persist in a JSON file (``SWARMGYM_SIM_POOL``, else ``$GOOSE_PATH_ROOT/sim-pool.json``) so
+persist in a JSON file (``SWARMGYM_SIM_POOL``, else ``sim-pool.json`` in goose's config dir) so
 that they affect later runs, exactly like goose's own pool knobs.
 """
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.errors import UsageError
+from swarmgym.goose_paths import goose_dir
 
 DEFAULT_FLEET = Path(__file__).with_name("fleet.yaml")
 FAULT_KINDS = ("crash", "stub", "liar", "narrator", "hang", "starved", "garbage")
@@ -121,20 +123,14 @@ def load_fleet(env: Mapping[str, str]) -> Fleet:
     return fleet
 
 
-# --- where the simulated goose keeps its state ------------------------------------------------
-
-def sim_root(env: Mapping[str, str]) -> Path:
-    """``$GOOSE_PATH_ROOT``; without it a private dir, never the user's real goose dir."""
-    if env.get("GOOSE_PATH_ROOT"):
-        return Path(env["GOOSE_PATH_ROOT"]).expanduser()
-    base = Path(env.get("XDG_DATA_HOME") or Path("~/.local/share").expanduser())
-    return base / "swarmgym-sim"
-
+# --- where the simulated goose keeps its pool state -----------------------------------------
 
 def pool_path(env: Mapping[str, str]) -> Path:
+    """``SWARMGYM_SIM_POOL``, else ``sim-pool.json`` in goose's config dir (where goose keeps its
+    pool, so ``GOOSE_PATH_ROOT`` moves it exactly as it moves goose's)."""
     if env.get("SWARMGYM_SIM_POOL"):
         return Path(env["SWARMGYM_SIM_POOL"]).expanduser()
-    return sim_root(env) / "sim-pool.json"
+    return goose_dir("config", env) / "sim-pool.json"
 
 
 def load_pool_state(env: Mapping[str, str]) -> dict[str, dict[str, Any]]:
@@ -164,7 +160,7 @@ def effective_devices(fleet: Fleet, env: Mapping[str, str]) -> list[Device]:
     out = []
     for d in fleet.devices:
         over = state.get(d.id, {})
-        upd = {k: over[k] for k in ("weight", "enabled") if k in over}
+        upd: dict[str, Any] = {k: over[k] for k in ("weight", "enabled") if k in over}
         out.append(d.model_copy(update=upd))
     return out
 

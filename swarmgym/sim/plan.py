@@ -7,14 +7,12 @@ adapter passes from ``cfg.suites_dir``) or the repository's ``suites/``.
 from __future__ import annotations
 
 import math
-import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Mapping
 
 from swarmgym.errors import SuiteError
-from swarmgym.sim.fleet import Device
 from swarmgym.suite import Spec, Suite, load_suite
 
 
@@ -60,9 +58,17 @@ def find_spec(prompt: str, env: Mapping[str, str]) -> Target | None:
 
 @dataclass
 class Task:
+    """One planned task, as goose's plan_loaded lists it (``id, deps, files, difficulty, model``)."""
+
     task_id: str
     title: str
     files: list[str] = field(default_factory=list)
+    deps: list[str] = field(default_factory=list)
+    difficulty: str = "medium"  # easy | medium | hard
+
+    @property
+    def owns_nothing(self) -> bool:
+        return not self.files
 
 
 def _kind(path: str) -> int:
@@ -81,7 +87,8 @@ def _stem(path: str) -> str:
 
 def plan_tasks(files: list[str]) -> list[Task]:
     """5-6 tasks (more than the default pool has devices): code first, then tests, then docs,
-    each a contiguous group of files."""
+    each a contiguous group of files.  Tests and docs depend on the code tasks; a task that owns
+    no file (an ``integrate``/``verify`` filler, like goose's integrate-verify sink) depends on all."""
     ordered = sorted(files, key=lambda p: (_kind(p), p))
     n = min(6, max(5, math.ceil(len(ordered) / 2)))
     groups: list[list[str]] = [[] for _ in range(n)]
@@ -101,6 +108,16 @@ def plan_tasks(files: list[str]) -> list[Task]:
             name = next(fillers)
             title = f"{name} the app"
         tasks.append(Task(task_id=f"t{g}-{name}", title=title, files=grp))
+    code = [t.task_id for t in tasks if t.files and _kind(t.files[0]) == 0]
+    for t in tasks:
+        if not t.files:
+            t.deps = [o.task_id for o in tasks if o.files]
+            t.difficulty = "hard"
+        elif _kind(t.files[0]) != 0:
+            t.deps = list(code)
+            t.difficulty = "easy" if _kind(t.files[0]) == 2 else "medium"
+        else:
+            t.difficulty = "hard" if len(t.files) > 2 else "medium"
     return tasks
 
 
@@ -114,18 +131,3 @@ def owner(tasks: list[Task], path: str) -> Task:
         if any(str(Path(f).parent) == parent for f in t.files):
             return t
     return tasks[0]
-
-
-def weighted_rr(devices: list[Device], rng: random.Random) -> Iterator[Device]:
-    """Smooth weighted round-robin over devices with weight > 0, from a seeded start."""
-    live = [d for d in devices if d.weight > 0]
-    if not live:
-        return
-    total = sum(d.weight for d in live)
-    current = {d.id: rng.uniform(0, d.weight) for d in live}
-    while True:
-        for d in live:
-            current[d.id] += d.weight
-        pick = max(live, key=lambda d: current[d.id])
-        current[pick.id] -= total
-        yield pick

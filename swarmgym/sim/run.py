@@ -1,32 +1,44 @@
-"""``swarmgym-sim swarm run``: play one swarm run and write what goose writes.
+"""``swarmgym-sim swarm run``: play one swarm run and write what goose writes, where goose writes it.
 
-stdout: one JSON RunReport (or garbage, for the garbage fault); stderr: progress;
-``.swarm/run-<run_id>.jsonl`` events; ``.swarm/activity/<task>.json``; one goose session per
-task in ``sessions.db``; the app itself in the workspace (the suite's reference app, or a
-mutant for the liar/stub/crash faults).  The RunReport holds no wall-clock value: same seed,
-flags, fleet and pool ⇒ byte-identical stdout.
+stdout: goose's RunReport, pretty-printed (or garbage, for the garbage fault); stderr: progress and
+the seed; ``.swarm/run-<run_id>.jsonl`` events (with a ``run-<run_id>.sim.json`` sidecar naming the
+seed); ``.swarm/activity/<task>.json``; one goose session per task in goose's ``sessions.db``
+(:mod:`swarmgym.goose_paths`); the app itself in the workspace (the suite's reference app, or a
+mutant for the liar/stub/crash faults).  One simulated clock (:mod:`swarmgym.sim.clock`) stamps
+everything.  No ``SWARMGYM_SIM_SEED`` → a fresh seed per run; the same seed, start
+(``SWARMGYM_SIM_START``), flags, fleet, pool and goose data ⇒ byte-identical stdout, log and sessions.
 """
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, TextIO
+from typing import Any, TextIO
 
-from swarmgym.collect.report import is_mcp_name
 from swarmgym.errors import UsageError
+from swarmgym.goose_paths import sessions_db
+from swarmgym.sim.clock import SimClock, ms, parse_start
 from swarmgym.sim.eventlog import EventLog
-from swarmgym.sim.faults import (draw_faults, flag_on, parse_force, rates_for, resolve, run_key, stream)
-from swarmgym.sim.fleet import effective_devices, load_fleet, sim_root
-from swarmgym.sim.plan import find_spec, owner, plan_tasks
-from swarmgym.sim.report import build_report, render_stdout
-from swarmgym.sim.schedule import TaskRun, schedule
-from swarmgym.sim.sessions import build_messages, write_sessions
+from swarmgym.sim.faults import (
+    draw_faults,
+    flag_on,
+    parse_force,
+    rates_for,
+    resolve,
+    stream,
+)
+from swarmgym.sim.fleet import Device, effective_devices, load_fleet
+from swarmgym.sim.plan import Task, find_spec, owner, plan_tasks
+from swarmgym.sim.report import build_report, render_stdout, tool_call
+from swarmgym.sim.schedule import TaskRun, capacity, schedule
+from swarmgym.sim.sessions import build_messages, create_sessions, write_messages
 from swarmgym.suite import materialize
 
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db")
@@ -80,28 +92,38 @@ def _is_code(path: str) -> bool:
     return path.endswith(".py") and not path.startswith("tests/") and "/test_" not in path
 
 
-def _hang(log: EventLog, err: TextIO) -> None:
+def _hang(log: EventLog, at: float, err: TextIO) -> None:
+    """Stop making progress and never exit, like a wedged swarm: the harness must kill the group."""
     err.write("[swarm] scheduler stalled: waiting on a worker that never answers\n")
     err.flush()
-    log.write_partial()
+    log.write_partial(at)
     subprocess.Popen([sys.executable, "-c", "import time\nwhile True: time.sleep(3600)"],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while True:
         time.sleep(3600)
 
 
+def draw_seed(env: Mapping[str, str]) -> tuple[str, bool]:
+    """``SWARMGYM_SIM_SEED`` (pinned), else a fresh seed for this run."""
+    pinned = (env.get("SWARMGYM_SIM_SEED") or "").strip()
+    return (pinned, True) if pinned else (str(secrets.randbelow(2**31)), False)
+
+
 def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, str], cwd: Path,
              out: TextIO, err: TextIO) -> int:
     fleet = load_fleet(env)
     variant = env.get("SWARMGYM_SIM_VARIANT") or "mlx"
-    seed = env.get("SWARMGYM_SIM_SEED") or "0"
+    seed, pinned = draw_seed(env)
     force = parse_force(env.get("SWARMGYM_SIM_FORCE"))
     scale = _time_scale(env.get("SWARMGYM_SIM_TIME_SCALE"), fleet.time_scale)
+    clock = SimClock(parse_start(env.get("SWARMGYM_SIM_START")), scale)
     rngs = {k: stream(seed, prompt, k) for k in ("plan", "dispatch", "tools", "stage", "narrator", "starved", "hang")}
     target = find_spec(prompt, env)
     rates = rates_for(fleet, variant, env, hard=bool(target and target.hard))
     code, runlevel = resolve(force if force is not None else draw_faults(seed, prompt, rates))
     devices = effective_devices(fleet, env)
+    enabled = [d for d in devices if d.enabled]
+    db = sessions_db(env)
     with tempfile.TemporaryDirectory(prefix="swarmgym-sim-") as tmp:
         staging = Path(tmp)
         slug, planned, deleted, mutant_files, code = _stage(target, prompt, staging, code, rngs["stage"])
@@ -112,8 +134,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
             code_tasks = [t for t in tasks if any(_is_code(f) for f in t.files)]
             with_files = code_tasks or [t for t in tasks if t.files] or tasks
             narrator_task = with_files[int(rngs["narrator"].random() * len(with_files))].task_id
-        live = [d for d in devices if d.enabled and d.weight > 0]
-        starved = None
+        live = [d for d in enabled if capacity(d) > 0]
         if "starved" in runlevel and len(live) > 1:
             starved = live[int(rngs["starved"].random() * len(live))]
             live = [d for d in live if d.id != starved.id]
@@ -126,42 +147,45 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
         if code == "narrate-all":
             for r in runs:
                 r.narrated, r.calls = True, []
-        key = run_key(seed, prompt)
-        session_ids = {t.task_id: f"sim_{key}_{i}" for i, t in enumerate(tasks, 1)}
-        report = build_report(tasks, runs, devices, planned, session_ids)
-        err.write(f"[swarm] plan: {len(tasks)} tasks over {len(live)} device(s)\n")
-        debug(f"{variant} run of {slug}; faults: {', '.join(sorted(filter(None, [code, *runlevel]))) or 'none'}")
-        log = EventLog(cwd, err)
-        log.emit(0.0, "run_started", prompt=prompt, planner_model=fleet.planner_model,
-                 endpoint=env.get("LMSTUDIO_HOST") or fleet.endpoint, working_dir=str(cwd),
-                 max_turns=fleet.max_turns, max_attempts=fleet.max_attempts,
-                 pool=[{"id": d.id, "model_id": d.model_for(variant), "weight": d.weight, "instances": d.instances,
-                        "enabled": d.enabled, "host": d.host} for d in devices])
-        log.emit(0.5, "plan_loaded", task_count=len(tasks), planned_files=planned,
-                 tasks=[{"task_id": t.task_id, "title": t.title, "files": t.files} for t in tasks])
-        timeline = _timeline(runs, flag_on("GOOSE_SWARM_PREREVIEW", env, fleet.flag_defaults))
         hang_at = None
         if "hang" in runlevel and runs:
             ends = sorted(r.final.end for r in runs)
             hang_at = ends[int(rngs["hang"].random() * max(1, len(ends) - 1))]
-        ws_db = sim_root(env) / "data" / "sessions" / "sessions.db"
-        done_sessions = []
-        for at, kind, run, extra in timeline:
+        reached = [r for r in runs if hang_at is None or r.final.end <= hang_at]
+        session_ids = create_sessions(db, str(cwd), clock, [(r.task.task_id, r.final.model, r.final.start)
+                                                            for r in reached]) if reached else {}
+        report = build_report(tasks, runs, devices, planned, session_ids)
+        log = EventLog(cwd, err, clock)
+        log.sidecar({"seed": seed, "pinned": pinned, "start": clock.rfc3339(0.0), "time_scale": scale,
+                     "sessions_db": str(db)})
+        err.write(f"[swarm] seed {seed} ({'pinned' if pinned else 'fresh'}; SWARMGYM_SIM_SEED={seed} replays it)\n")
+        err.write(f"[swarm] plan: {len(tasks)} tasks over {len(live)} device(s)\n")
+        debug(f"{variant} run of {slug}; faults: {', '.join(sorted(filter(None, [code, *runlevel]))) or 'none'}")
+        log.emit(0.0, "run_started", {
+            "prompt": prompt, "planner_model": fleet.planner_model,
+            "endpoint": fleet.endpoint, "working_dir": str(cwd),
+            "max_turns": fleet.max_turns, "max_attempts": fleet.max_attempts,
+            "pool": [{"id": d.id, "model_id": d.model_for(variant), "weight": int(d.weight),
+                      "instances": d.instances} for d in enabled]})
+        log.emit(0.5, "plan_loaded", {"task_count": len(tasks), "tasks": [_plan_task(t) for t in tasks],
+                                      "raw_plan_json": _raw_plan(tasks)})
+        prereview = flag_on("GOOSE_SWARM_PREREVIEW", env, fleet.flag_defaults)
+        done_sessions: list[dict[str, Any]] = []
+        for at, kind, run, extra in _timeline(runs, prereview):
             if hang_at is not None and at > hang_at:
-                _write_sessions(ws_db, cwd, done_sessions, err)
-                _hang(log, err)
-            log.sleep_until(at, scale)
+                _write_messages(db, clock, done_sessions, err)
+                _hang(log, hang_at, err)
+            clock.sleep_until(at)
             if kind == "completed":
                 if not run.narrated:
                     _apply(run, staging, cwd, deleted)
                 _activity(cwd, run, session_ids[run.task.task_id])
                 done_sessions.append(_session(run, session_ids[run.task.task_id]))
-            log.emit(at, *_event(kind, run, extra, session_ids))
-        _write_sessions(ws_db, cwd, done_sessions, err)
+            log.emit(at, *_event(kind, run, extra, session_ids, live, runs))
+        _write_messages(db, clock, done_sessions, err)
         end = max((r.final.end for r in runs), default=0.5) + 1.0
-        log.sleep_until(end, scale)
-        log.emit(end, "run_finished", report=report,
-                 phases={"plan_ms": 30000, "build_ms": int((end - 1.5) * 60000), "verify_ms": 30000})
+        clock.sleep_until(end)
+        log.emit(end, "run_finished", {"report": report})
         log.close()
     if "garbage" in runlevel:
         out.write("thread 'tokio-runtime-worker' panicked at crates/goose-cli/src/commands/swarm.rs:\n"
@@ -185,40 +209,54 @@ def _time_scale(raw: str | None, default: float) -> float:
     return value
 
 
+def _plan_task(t: Task) -> dict[str, Any]:
+    """One ``plan_loaded.tasks[]`` entry in goose's shape."""
+    return {"id": t.task_id, "deps": list(t.deps), "files": list(t.files), "difficulty": t.difficulty, "model": None}
+
+
+def _raw_plan(tasks: list[Task]) -> str:
+    return json.dumps({"subtasks": [{"id": t.task_id, "description": t.title, "owned_files": t.files,
+                                     "depends_on": t.deps, "difficulty": t.difficulty} for t in tasks]})
+
+
+ORDER = {"retry": 0, "completed": 1, "pre_review": 2, "dispatched": 3}
+
+
 def _timeline(runs: list[TaskRun], prereview: bool) -> list[tuple[float, str, TaskRun, dict[str, Any]]]:
-    items: list[tuple[float, int, str, TaskRun, dict[str, Any]]] = []
+    items: list[tuple[float, int, int, str, TaskRun, dict[str, Any]]] = []
     for n, r in enumerate(runs):
-        for a_no, a in enumerate(r.attempts, 1):
-            items.append((a.start, n, "dispatched", r, {"attempt": a_no, "a": a}))
-            if a.outcome == "failed" and a_no < len(r.attempts):
-                items.append((a.end, n, "retry", r, {"attempt": a_no, "a": a}))
-        items.append((r.final.end, n, "completed", r, {}))
+        for a_no, a in enumerate(r.attempts):
+            items.append((a.start, ORDER["dispatched"], n, "dispatched", r, {"attempt": a_no, "a": a}))
+            if a.outcome == "transient":
+                items.append((a.end, ORDER["retry"], n, "retry", r, {"attempt": a_no, "a": a}))
+        items.append((r.final.end, ORDER["completed"], n, "completed", r, {}))
         if prereview and r.status == "done":
-            items.append((r.final.end + 0.1, n, "pre_review", r, {}))
+            items.append((r.final.end + 0.1, ORDER["pre_review"], n, "pre_review", r, {}))
     items.sort(key=lambda x: (x[0], x[1], x[2]))
-    return [(at, kind, r, extra) for at, _n, kind, r, extra in items]
+    return [(at, kind, r, extra) for at, _o, _n, kind, r, extra in items]
 
 
-def _event(kind: str, r: TaskRun, extra: dict[str, Any], sids: dict[str, str]) -> tuple[str, dict[str, Any]] | Any:
+def _event(kind: str, r: TaskRun, extra: dict[str, Any], sids: dict[str, str], live: list[Device],
+           runs: list[TaskRun]) -> tuple[str, dict[str, Any]]:
     tid = r.task.task_id
     if kind == "dispatched":
         a = extra["a"]
-        return "task_dispatched", {"task_id": tid, "device": a.device.id, "model": a.model, "attempt": extra["attempt"]}
+        outputs = {x.task.task_id: x.output for x in runs}
+        return "task_dispatched", {"task_id": tid, "device": a.device.id, "model": a.model,
+                                   "attempt": extra["attempt"], "deps": list(r.task.deps),
+                                   "owned_files": list(r.task.files),
+                                   "context_slice_len": sum(len(outputs.get(d, "")) for d in r.task.deps)}
     if kind == "retry":
         a = extra["a"]
-        return "task_retry", {"task_id": tid, "device": a.device.id, "attempt": extra["attempt"], "error": a.error}
+        return "task_retry", {"task_id": tid, "from_device": a.device.id, "error": a.error or "", "transient": True}
     if kind == "pre_review":
-        return "pre_review", {"task_id": tid, "device": r.final.device.id, "verdict": "ok"}
-    body = {"task_id": tid, "status": r.status, "device": r.final.device.id, "model": r.final.model,
-            "attempts": len(r.attempts), "elapsed_ms": int(round((r.final.end - r.final.start) * 60000)),
-            "session_id": sids[tid],
-            "tool_calls": [{"name": c["name"], "is_mcp": is_mcp_name(c["name"]), "ok": c["ok"]} for c in r.calls],
-            "output": r.output}
-    if r.final.error:
-        body["error"] = r.final.error
-    return "task_completed", body
-
-
+        ids = [d.id for d in live]
+        spare = ids[(ids.index(r.final.device.id) + 1) % len(ids)] if r.final.device.id in ids else r.final.device.id
+        return "pre_review", {"task_id": tid, "device": spare, "had_findings": False, "secs": 6.0}
+    return "task_completed", {
+        "task_id": tid, "status": r.status, "device": r.final.device.id, "model": r.final.model,
+        "attempts": len(r.attempts), "elapsed_ms": ms(r.final.end - r.final.start), "session_id": sids[tid],
+        "error": r.final.error if r.status == "failed" else None, "tool_calls": [tool_call(c) for c in r.calls]}
 def _apply(r: TaskRun, staging: Path, ws: Path, deleted: list[str]) -> None:
     for rel in r.task.files:
         src, dst = staging / rel, ws / rel
@@ -240,12 +278,12 @@ def _activity(ws: Path, r: TaskRun, sid: str) -> None:
 
 def _session(r: TaskRun, sid: str) -> dict[str, Any]:
     brief = f"You are one worker of a coding swarm. Task {r.task.task_id}: {r.task.title}."
-    return {"id": sid, "name": r.task.task_id, "model": r.final.model,
+    return {"id": sid, "start": r.final.start, "end": r.final.end,
             "messages": build_messages(brief, r.calls, r.output)}
 
 
-def _write_sessions(db: Path, cwd: Path, sessions: list[dict[str, Any]], err: TextIO) -> None:
+def _write_messages(db: Path, clock: SimClock, sessions: list[dict[str, Any]], err: TextIO) -> None:
     try:
-        write_sessions(db, str(cwd), sessions)
+        write_messages(db, clock, sessions)
     except Exception as e:  # noqa: BLE001 - a locked DB must not sink the run, as in goose
         err.write(f"[swarm] could not write sessions to {db}: {e}\n")

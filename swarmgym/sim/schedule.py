@@ -1,16 +1,21 @@
 """The simulated timeline of one run: attempts, devices, durations and tool calls per task.
 
-Everything is drawn from per-purpose seeded streams with a fixed number of draws per task, so
-the same seed gives the same timeline whatever the faults, flags or pool.
+Dispatch follows goose's scheduler (goose-swarm ``scheduler.rs``): a device's ``weight`` is the
+most tasks it holds in flight at once; a ready task (its deps finished) goes to the least-loaded
+free device, then the one with fewer dispatches so far, a retry avoids the device that failed
+it, and ready tasks are taken highest fan-out first, then by id.  Everything random is drawn up
+front from per-purpose seeded streams with a fixed number of draws per task, so the same seed
+gives the same timeline whatever the faults, flags or pool.
 """
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from swarmgym.sim.fleet import Device
-from swarmgym.sim.plan import Task, weighted_rr
+from swarmgym.sim.plan import Task
 
 RETRY_ERRORS = (
     "worker hit max_turns without finishing",
@@ -27,7 +32,7 @@ class Attempt:
     model: str
     start: float  # simulated minutes from run start
     end: float
-    outcome: str  # done | failed
+    outcome: str  # goose's AttemptRecord.outcome: ok | transient | terminal
     error: str | None = None
 
 
@@ -43,6 +48,11 @@ class TaskRun:
     @property
     def final(self) -> Attempt:
         return self.attempts[-1]
+
+
+def capacity(d: Device) -> int:
+    """goose's weight: the most tasks in flight on the device at once (0 = never picked)."""
+    return max(0, int(d.weight))
 
 
 def _tool_calls(task: Task, rng: random.Random, bad_rate: float, mcp: list[str], slug: str) -> list[dict[str, Any]]:
@@ -65,53 +75,120 @@ def _tool_calls(task: Task, rng: random.Random, bad_rate: float, mcp: list[str],
     return calls
 
 
-def schedule(tasks: list[Task], devices: list[Device], variant: str, *, minutes: float, retry_rate: float,
-             bad_tool_rate: float, max_attempts: int, rngs: dict[str, random.Random], mcp: list[str], slug: str,
-             crash_task: str | None = None, narrator_task: str | None = None) -> list[TaskRun]:
-    """Dispatch ``tasks`` over ``devices`` (weighted round-robin) and time every attempt."""
-    rr = weighted_rr(devices, rngs["dispatch"])
-    free = {d.id: [0.0] * d.instances for d in devices}
-    runs: list[TaskRun] = []
-    ready = 0.5  # the planner takes the first half minute
+@dataclass
+class _Plan:
+    fails: int
+    status: str
+    err_u: float
+    durs: list[float]
+    calls: list[dict[str, Any]]
+
+
+def _draw(tasks: list[Task], rngs: dict[str, random.Random], *, retry_rate: float, bad_tool_rate: float,
+          max_attempts: int, mcp: list[str], slug: str, crash_task: str | None) -> dict[str, _Plan]:
+    plans = {}
     for i, task in enumerate(tasks):
         p = rngs["plan"]
         u_retry, u_crash, u_err = p.random(), p.random(), p.random()
         durs = [p.random() for _ in range(max_attempts + 1)]
         mcp_here = [m for j, m in enumerate(mcp) if j % len(tasks) == i]
         calls = _tool_calls(task, rngs["tools"], bad_tool_rate, mcp_here, slug)
-        tr = TaskRun(task=task)
+        status = "done"
         if task.task_id == crash_task:
             fails = max_attempts if u_crash < 0.5 else 1
-            tr.status = "failed" if fails == max_attempts else "salvaged"
+            status = "failed" if fails == max_attempts else "salvaged"
         else:
             fails = 1 if (u_retry < retry_rate and max_attempts > 1) else 0
-        t, prev = ready, None
-        for a in range(fails + 1 if tr.status != "failed" else fails):
-            dev = next(rr)
-            if prev is not None and dev.id == prev and len(devices) > 1:
-                dev = next(rr)
-            slot = min(range(len(free[dev.id])), key=lambda k: free[dev.id][k])
-            start = max(t, free[dev.id][slot])
-            end = start + minutes * dev.speed * (0.6 + 0.9 * durs[a])
-            free[dev.id][slot] = end
-            failed = a < fails
-            if failed and task.task_id == crash_task:
-                err = "integrate check: the entry point raised an exception"
+        plans[task.task_id] = _Plan(fails, status, u_err, durs, calls)
+    return plans
+
+
+def schedule(tasks: list[Task], devices: list[Device], variant: str, *, minutes: float, retry_rate: float,
+             bad_tool_rate: float, max_attempts: int, rngs: dict[str, random.Random], mcp: list[str], slug: str,
+             crash_task: str | None = None, narrator_task: str | None = None, start: float = 0.5) -> list[TaskRun]:
+    """Dispatch ``tasks`` over ``devices`` as goose does and time every attempt (simulated minutes)."""
+    plans = _draw(tasks, rngs, retry_rate=retry_rate, bad_tool_rate=bad_tool_rate, max_attempts=max_attempts,
+                  mcp=mcp, slug=slug, crash_task=crash_task)
+    live = [d for d in devices if capacity(d) > 0]
+    runs = {t.task_id: TaskRun(task=t, status=plans[t.task_id].status) for t in tasks}
+    by_id = {t.task_id: t for t in tasks}
+    fan_out = {t.task_id: sum(t.task_id in o.deps for o in tasks) for t in tasks}
+    in_flight = {d.id: 0 for d in live}
+    dispatched = {d.id: 0 for d in live}
+    speed: dict[str, list[float]] = {}
+    avoid: dict[str, str] = {}
+    finished: set[str] = set()
+    ready = {t.task_id for t in tasks if not t.deps}
+    heap: list[tuple[float, int, str]] = []
+    now, seq = start, 0
+
+    def pick(tid: str) -> Device | None:
+        free = [d for d in live if in_flight[d.id] < capacity(d)]
+        allowed = [d for d in free if d.id != avoid.get(tid)] or free
+        if not allowed:
+            return None
+        hard = by_id[tid].difficulty == "hard"
+
+        def key(ix_d: tuple[int, Device]) -> tuple[int, float, int, int]:
+            i, d = ix_d
+            seen = speed.get(d.id)
+            pace = (sum(seen) / len(seen) if seen else 1e9) if hard else 0.0
+            return (in_flight[d.id], pace, dispatched[d.id] * 1000, i)
+        return min(enumerate(allowed), key=key)[1]
+
+    while live:
+        for tid in sorted(ready, key=lambda x: (-fan_out[x], x)):
+            dev = pick(tid)
+            if dev is None:
+                continue
+            ready.discard(tid)
+            plan, run = plans[tid], runs[tid]
+            n = len(run.attempts)
+            end = now + minutes * dev.speed * (0.6 + 0.9 * plan.durs[n])
+            total = plan.fails if run.status == "failed" else plan.fails + 1
+            failed = n < plan.fails
+            if not failed:
+                outcome, err = "ok", None
             else:
-                err = RETRY_ERRORS[int(u_err * len(RETRY_ERRORS))] if failed else None
-            outcome = "failed" if failed else ("salvaged" if tr.status == "salvaged" else "done")
-            tr.attempts.append(Attempt(dev, dev.model_for(variant), round(start, 4), round(end, 4), outcome, err))
-            t, prev = end, dev.id
-        tr.calls = calls
-        if task.task_id == narrator_task:
-            tr.narrated, tr.calls = True, []
-        if tr.status == "failed":
-            tr.calls = [c for c in calls if c["name"] == "developer__text_editor"] + [
+                outcome = "terminal" if n + 1 == total else "transient"
+                err = ("integrate check: the entry point raised an exception" if tid == crash_task
+                       else RETRY_ERRORS[int(plan.err_u * len(RETRY_ERRORS))])
+            run.attempts.append(Attempt(dev, dev.model_for(variant), round(now, 4), round(end, 4), outcome, err))
+            in_flight[dev.id] += 1
+            dispatched[dev.id] += 1
+            heapq.heappush(heap, (round(end, 4), seq, tid))
+            seq += 1
+        if not heap:
+            break
+        now, _, tid = heapq.heappop(heap)
+        run = runs[tid]
+        a = run.final
+        in_flight[a.device.id] -= 1
+        speed.setdefault(a.device.id, []).append(a.end - a.start)
+        if a.outcome == "transient":
+            avoid[tid] = a.device.id
+            ready.add(tid)
+            continue
+        finished.add(tid)
+        for t in tasks:
+            if t.task_id not in finished and t.task_id not in ready and not runs[t.task_id].attempts \
+                    and all(d in finished for d in t.deps):
+                ready.add(t.task_id)
+    out = []
+    for t in tasks:
+        run = runs[t.task_id]
+        if not run.attempts:
+            continue
+        run.calls = plans[t.task_id].calls
+        if t.task_id == narrator_task:
+            run.narrated, run.calls = True, []
+        if run.status == "failed":
+            run.calls = [c for c in run.calls if c["name"] == "developer__text_editor"] + [
                 {"name": "developer__shell", "arguments": {"command": f"python3 -m {slug} --help"}, "ok": False,
                  "output": "Traceback (most recent call last): … RuntimeError"}]
-        tr.output = _output(tr)
-        runs.append(tr)
-    return runs
+        run.output = _output(run)
+        out.append(run)
+    return out
 
 
 def _output(tr: TaskRun) -> str:

@@ -1,4 +1,9 @@
-"""cluster: per-device distribution from the fleet log + RunReport, joined with host load."""
+"""cluster: per-device distribution from the fleet log + RunReport, joined with host load.
+
+Fair shares and the evidence rule are :mod:`swarmgym.balance`'s (goose's weights: concurrency
+caps).  One run never raises a high-severity alarm: a starved device here is ``medium``; the
+campaign monitor raises ``high`` only on evidence from several jobs.
+"""
 from __future__ import annotations
 
 from statistics import mean
@@ -10,10 +15,13 @@ from swarmgym.verify.context import VerifyContext
 
 IDLE_HOST_CPU = 25.0  # mean host CPU % under which a host counts as sitting idle
 
-HINTS = {
-    "starved": "raise its weight or enable it (`swarm pool weight DEV W` / `pool enable DEV`), or check it is reachable",
-    "idle": "raise its weight; check the planner's task sizing keeps every device fed",
-    "underused": "raise its weight or turn on GOOSE_SWARM_SPLIT so big tasks split across devices",
+HINTS = {  # goose's weight is a cap on tasks in flight (an integer >= 1), not a share
+    "starved": "goose gives each ready task to the least-loaded device: check this one is enabled "
+               "(`swarm pool enable DEV`), reachable and its model loads",
+    "idle": "check its model answers (failures and retries move its tasks elsewhere) and the planner's task "
+            "sizing keeps every device fed",
+    "underused": "if its tasks queue behind its cap raise its weight (`swarm pool weight DEV N`, N = max tasks "
+                 "in flight), or turn on GOOSE_SWARM_SPLIT so big tasks split across devices",
 }
 SEVERITY = {"starved": "medium", "idle": "medium", "underused": "low"}
 

@@ -6,8 +6,8 @@ import sys
 
 from swarmgym.adapters import get_adapter
 from swarmgym.collect import collect
-from swarmgym.collect.traces import db_under_root
 from swarmgym.config import load_config
+from swarmgym.goose_paths import sessions_db
 from tests.fixtures.simrun import suite
 
 
@@ -34,7 +34,7 @@ def test_sim_adapter_keeps_goose_state_under_the_swarmgym_home(tmp_path, monkeyp
     out = get_adapter("sim", cfg).run(suite().spec("compute").prompt, tmp_path / "ws",
                                       env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
     assert out.exit_code == 0 and out.adapter == "sim"
-    expected = db_under_root(tmp_path / "home" / ".sim-goose")
+    expected = sessions_db({"GOOSE_PATH_ROOT": str(tmp_path / "home" / ".sim-goose")})
     assert out.sessions_db == str(expected) and expected.is_file()
     assert not real.exists()
     ev = collect(tmp_path / "ws", out, cfg)
@@ -45,5 +45,21 @@ def test_sim_adapter_honours_a_goose_root_the_caller_sets(tmp_path):
     cfg = load_config(tmp_path, environ={}, overrides={"swarm.env": {"GOOSE_PATH_ROOT": str(tmp_path / "mine")}})
     out = get_adapter("sim", cfg).run(suite().specs[0].prompt, tmp_path / "ws",
                                       env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
-    assert out.sessions_db == str(db_under_root(tmp_path / "mine"))
+    assert out.sessions_db == str(sessions_db({"GOOSE_PATH_ROOT": str(tmp_path / "mine")}))
     assert (tmp_path / "mine" / "data" / "sessions" / "sessions.db").is_file()
+
+
+def test_sim_hang_is_killed_on_the_simulated_clock_not_after_the_real_swarm_timeout(tmp_path, monkeypatch):
+    import time
+
+    from swarmgym.adapters import sim
+
+    monkeypatch.setattr(sim, "START_GRACE_SECS", 4.0)
+    cfg = load_config(tmp_path, environ={}, overrides={"swarm.timeout": 3600})
+    t0 = time.monotonic()
+    out = get_adapter("sim", cfg).run(suite().specs[0].prompt, tmp_path / "ws",
+                                      env={"SWARMGYM_SIM_TIME_SCALE": "0.01", "SWARMGYM_SIM_FORCE": "hang"})
+    took = time.monotonic() - t0
+    # 3600 s of swarm time is 60 simulated minutes = 0.6 real seconds at 0.01 s/min, plus the grace
+    assert out.timed_out and out.exit_code == 124
+    assert took < 60, f"the hang ran {took:.0f}s of a 3600s timeout"

@@ -58,7 +58,7 @@ def test_narrator_task_reports_done_with_zero_tool_calls_in_its_session(tmp_path
     assert task.status == "done" and run.evidence.traces[task.session_id].found
     assert run.evidence.traces[task.session_id].messages >= 2  # it talked, it did not act
     plan = next(e for e in run.evidence.events if e["event"] == "plan_loaded")
-    files = next(t["files"] for t in plan["tasks"] if t["task_id"] == task.task_id)
+    files = next(t["files"] for t in plan["tasks"] if t["id"] == task.task_id)
     assert files and not any((run.workspace / f).exists() for f in files)
 
 
@@ -73,9 +73,9 @@ def test_starved_device_gets_zero_dispatches(tmp_path):
 
 
 def test_hang_is_killed_with_exit_124_and_leaves_no_process(tmp_path):
-    run = run_goose(tmp_path, PROMPT, timeout=3, SWARMGYM_SIM_FORCE="hang")
+    run = run_goose(tmp_path, PROMPT, timeout=6, SWARMGYM_SIM_FORCE="hang")  # start-up takes seconds under load
     assert run.outcome.exit_code == 124 and run.outcome.timed_out
-    assert 3 <= run.outcome.wall_secs < 10
+    assert 6 <= run.outcome.wall_secs < 15
     leftovers = []  # the sim and the worker it spawned both run in the workspace
     for p in psutil.process_iter(["cwd", "status"]):
         try:

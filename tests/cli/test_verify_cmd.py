@@ -43,7 +43,7 @@ def test_stub_mutant_fails_with_not_implemented_named_at_file_and_line(tmp_path,
     out = json.loads(r.stdout)
     assert out["functional"] is False and out["overall"] == "fail"
     blockers = out["dimensions"]["diagnostics"]["blockers"]
-    assert any(b["what"] == "NotImplementedError" and b["line"] > 0 for b in blockers)
+    assert any(b["what"] == "reached stub" and "NotImplementedError" in b["text"] and b["line"] > 0 for b in blockers)
     assert any(f["dimension"] == "checks" and f["severity"] == "high" for f in out["findings"])
 
 

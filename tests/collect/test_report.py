@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from swarmgym.collect import collect
-from swarmgym.collect.report import coerce_report, parse_report, report_from_events
 from swarmgym.collect.events import read_events
+from swarmgym.collect.report import coerce_report, parse_report, report_from_events
 
 
 def test_an_older_report_missing_fields_is_read_with_defaults_and_a_problem(tmp_path, cfg, cat_outcome):

@@ -44,3 +44,10 @@ def test_rule_raises_a_starved_devices_weight_and_enables_a_disabled_one():
     assert {c.key: c.value for c in prop.changes} == {"pool.b.weight": 2}
     assert "b was starved" in prop.rationale
     assert rule_proposal(monitor({"a": 5}, pool(a=1)), pool(a=1)) is None
+
+
+def test_the_rule_never_proposes_a_fractional_weight_goose_would_reject():
+    p = [PoolDevice(id="a", weight=2.5), PoolDevice(id="b", weight=1.5)]
+    prop = rule_proposal(monitor({"a": 9, "b": 0}, p), p)
+    weights = [c.value for c in prop.changes if c.key.endswith(".weight")]
+    assert weights == [2] and all(isinstance(w, int) for w in weights)

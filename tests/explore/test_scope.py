@@ -33,9 +33,9 @@ def test_pool_knobs_only_take_weight_or_enabled_with_sane_values(dev, field, val
     d = guard(f"pool.{dev}.{field}", value)
     if d.allowed:
         assert field in ("weight", "enabled") and dev and not dev.startswith("-")
-        if field == "weight":
-            assert isinstance(value, (int, float)) and not isinstance(value, bool)
-            assert math.isfinite(d.value) and d.value >= 0
+        if field == "weight":  # goose's weight: an integer cap >= 1 on tasks in flight
+            assert isinstance(value, (int, float, str)) and not isinstance(value, bool)
+            assert isinstance(d.value, int) and d.value >= 1 and d.value == float(value)
         else:
             assert isinstance(value, bool)
 
@@ -46,6 +46,13 @@ def test_int_knobs_take_only_positive_integers(key, value):
     d = guard(key, value)
     if d.allowed:
         assert isinstance(d.value, int) and not isinstance(d.value, bool) and d.value > 0
+
+
+def test_a_pool_weight_is_an_integer_of_at_least_one_as_goose_takes_it():
+    assert guard("pool.a.weight", 3.0).value == 3
+    for bad in (2.5, 0, -1, 0.0, float("nan"), True):
+        d = guard("pool.a.weight", bad)
+        assert not d.allowed and "integer >= 1" in d.reason
 
 
 def test_allowed_knobs_are_accepted_and_classified():

@@ -1,21 +1,22 @@
-"""Campaign-level distribution: per device and per host against weighted fair share."""
+"""Campaign-level distribution: devices judged per job then aggregated, hosts by jobs run."""
 from __future__ import annotations
 
 import time
 
+from swarmgym.ledger import campaign_record
 from swarmgym.models import LedgerRecord
 from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
 
 
-def rec(i, host, per_device, cpu=None, pool=None):
+def rec(i, host, per_device, cpu=None, pool=None, functional=True, overall="pass"):
     data = {}
     if cpu is not None:
         data["host_load"] = {"cpu_mean": cpu}
     if pool:
         data["pool"] = pool
     return LedgerRecord(session_id=f"s{i}", job_id=f"c-{i:03d}", campaign_id="c", mode="benchmark", spec="crud",
-                        app_slug="invtrack", variant="mlx", tier="medium", host=host, overall="pass",
-                        functional=True, per_device=per_device, ts=time.time(), data=data)
+                        app_slug="invtrack", variant="mlx", tier="medium", host=host, overall=overall,
+                        functional=functional, per_device=per_device, ts=time.time(), data=data)
 
 
 POOL = [{"id": "big", "weight": 2}, {"id": "small", "weight": 1}, {"id": "dead", "weight": 1}]
@@ -29,6 +30,45 @@ def test_a_host_that_got_no_job_is_starved_and_a_device_with_no_task_too():
     assert any(m.startswith("device dead starved") for m in msgs)
     assert campaign_overall(findings) == "fail" and data["unbalanced"]
     assert set(idle_names(data)) == {"mlx-b", "dead"}
+
+
+def test_a_device_starved_in_every_job_is_reported_with_its_share_and_the_job_ids():
+    # summed over the campaign "dead" would look fine next to big's totals; per job it starved each time
+    recs = [rec(i, "mlx-a" if i % 2 else "mlx-b", {"big": 3, "small": 2, "dead": 0}, pool=POOL) for i in range(4)]
+    findings, data = campaign_health(recs, {"mlx-a": 1.0, "mlx-b": 1.0})
+    dead = next(f for f in findings if f.message.startswith("device dead"))
+    assert dead.severity == "high" and "starved in 4 of 4 job(s) (100%)" in dead.message
+    assert all(f"c-{i:03d}" in dead.message for i in range(4))
+    row = next(r for r in data["per_device"] if r["device"] == "dead")
+    assert row["share"] == 1.0 and row["flagged_jobs"] == [f"c-{i:03d}" for i in range(4)]
+    assert campaign_overall(findings) == "fail"
+
+
+def test_a_one_job_campaign_over_two_hosts_raises_no_high_alarm():
+    recs = [rec(0, "mlx-a", {"big": 3, "small": 2, "dead": 0}, pool=POOL)]
+    findings, data = campaign_health(recs, {"mlx-a": 1.0, "mlx-b": 1.0})
+    assert not any(f.severity == "high" for f in findings)
+    assert campaign_overall(findings) != "fail"
+    assert {h["device"]: h["state"] for h in data["per_host"]}["mlx-b"] == "ok"  # 1 job cannot go to 2 hosts
+
+
+def test_a_heavy_device_on_a_small_plan_is_not_underused():
+    # by weight ratio heavy's "share" would be 8/11 of 8 tasks = 5.8 and 2 would look underused; but a
+    # weight is a cap on tasks in flight, and an 8-task plan over 4 devices gives each about 2
+    pool = [{"id": "heavy", "weight": 8}, {"id": "a", "weight": 1}, {"id": "b", "weight": 1}, {"id": "c", "weight": 1}]
+    recs = [rec(i, "mlx-a", {"heavy": 2, "a": 2, "b": 2, "c": 2}, pool=pool) for i in range(4)]
+    findings, data = campaign_health(recs, {"mlx-a": 1.0})
+    assert findings == [] and not data["unbalanced"]
+
+
+def test_campaign_functional_is_a_rate_and_infra_jobs_are_left_out_of_it():
+    recs = [rec(i, "mlx-a", {"big": 2}, functional=False, overall="fail") for i in range(3)]
+    recs.append(rec(3, "mlx-a", {}, functional=False, overall="infra"))
+    findings, data = campaign_health(recs, {"mlx-a": 1.0})
+    assert data["functional_rate"] == 0.0 and data["functional_jobs"] == 0 and data["infra_jobs"] == 1
+    r = campaign_record("c", variant="mlx", tier="light", overall=campaign_overall(findings), data=data,
+                        functional=data["functional_rate"] == 1.0)
+    assert r.functional is False and r.data["functional_rate"] == 0.0
 
 
 def test_an_underused_host_is_confirmed_idle_only_when_its_load_samples_were_idle():

@@ -54,9 +54,9 @@ def test_per_device_distribution_is_an_svg_chart_of_dispatched_vs_fair_share(tmp
     chart = html[html.index("Work per device"):]
     assert "<svg" in chart
     devices = dict(re.findall(r'data-device="([^"]+)" data-status="(\w+)"', chart))
-    # weights 2:1:1 over 6 dispatched tasks -> fair shares 3, 1.5, 1.5
+    # 6 tasks over 3 devices with caps 2, 1, 1 -> fair = min(even 2, by cap 3 / 1.5 / 1.5)
     assert devices == {"gpu-a": "ok", "gpu-b": "ok", "m2-mini": "starved"}
-    assert "5 / 3.0" in chart and "1 / 1.5" in chart and "0 / 1.5" in chart
+    assert "5 / 2.0" in chart and "1 / 1.5" in chart and "0 / 1.5" in chart
 
 
 def test_diagnostics_table_per_model(tmp_path, doc):

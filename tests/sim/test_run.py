@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import sqlite3
 
 from tests.fixtures.simrun import sim_cli, suite
@@ -15,14 +17,50 @@ def _run(tmp_path, name, *extra, **env):
     return ws, sim_cli(tmp_path, "swarm", "run", PROMPT, "--output-format", "json", *extra, cwd=ws, **env)
 
 
-def test_same_seed_gives_byte_identical_stdout_and_another_seed_differs(tmp_path):
-    env = {"SWARMGYM_SIM_VARIANT": "gguf", "SWARMGYM_SIM_SEED": "42"}
-    _, a = _run(tmp_path, "a", **env)
-    _, b = _run(tmp_path, "b", **env)
+def _everything(ws, root):
+    """What a run leaves behind besides stdout: the event log and the sessions."""
+    log = next((ws / ".swarm").glob("run-*.jsonl")).read_bytes()
+    con = sqlite3.connect(root / "data" / "sessions" / "sessions.db")
+    rows = con.execute("SELECT s.id, s.created_at, s.updated_at, m.role, m.content_json, m.created_timestamp,"
+                       " m.timestamp FROM sessions s JOIN messages m ON m.session_id = s.id ORDER BY m.id").fetchall()
+    con.close()
+    return log, rows
+
+
+def test_pinned_seed_and_start_reproduce_the_run_byte_for_byte_and_another_seed_differs(tmp_path):
+    env = {"SWARMGYM_SIM_VARIANT": "gguf", "SWARMGYM_SIM_SEED": "42", "SWARMGYM_SIM_START": "2026-03-01T09:00:00Z"}
+    runs = []
+    ws = tmp_path / "ws"
+    for name in ("a", "b"):  # the same workspace twice, each run with its own (empty) goose data
+        shutil.rmtree(ws, ignore_errors=True)
+        ws.mkdir()
+        root = tmp_path / f"goose-{name}"
+        res = sim_cli(tmp_path, "swarm", "run", PROMPT, "--output-format", "json", cwd=ws, GOOSE_PATH_ROOT=str(root),
+                      **env)
+        runs.append((res, *_everything(ws, root)))
+    (a, log_a, rows_a), (b, log_b, rows_b) = runs
     assert a.returncode == b.returncode and a.stdout == b.stdout and a.stdout
+    assert log_a == log_b and rows_a == rows_b and rows_a
     outs = {_run(tmp_path, f"s{s}", SWARMGYM_SIM_VARIANT="gguf", SWARMGYM_SIM_SEED=str(s))[1].stdout
             for s in range(3)}
     assert len(outs) > 1
+
+
+def test_no_seed_draws_a_fresh_one_per_run_and_reports_it(tmp_path):
+    seeds, sids = [], []
+    for name in ("r1", "r2"):
+        ws, res = _run(tmp_path, name, SWARMGYM_SIM_SEED="")
+        assert res.returncode in (0, 1)
+        line = next(x for x in res.stderr.splitlines() if x.startswith("[swarm] seed "))
+        sidecar = json.loads(next((ws / ".swarm").glob("run-*.sim.json")).read_text())
+        assert line.split()[2] == sidecar["seed"] and sidecar["pinned"] is False
+        seeds.append(sidecar["seed"])
+        sids += [t["session_id"] for t in json.loads(res.stdout)["tasks"] if t["session_id"]]
+    assert seeds[0] != seeds[1]
+    assert len(sids) == len(set(sids))  # the second run never overwrites the first's sessions
+    assert all(re.fullmatch(r"\d{8}_\d+", s) for s in sids)  # goose's id form: date + counter
+    _, replay = _run(tmp_path, "r3", SWARMGYM_SIM_SEED=seeds[0])
+    assert f"[swarm] seed {seeds[0]} (pinned" in replay.stderr
 
 
 def test_run_writes_what_goose_writes(tmp_path):
@@ -39,7 +77,7 @@ def test_run_writes_what_goose_writes(tmp_path):
     logs = list((ws / ".swarm").glob("run-swarm-*.jsonl"))
     assert len(logs) == 1
     lines = [json.loads(line) for line in logs[0].read_text().splitlines()]
-    assert [e["seq"] for e in lines] == list(range(1, len(lines) + 1))
+    assert [e["seq"] for e in lines] == list(range(len(lines)))  # goose's sink counts from 0
     assert all({"ts", "run_id", "seq", "event"} <= set(e) for e in lines)
     assert lines[0]["event"] == "run_started" and lines[-1]["event"] == "run_finished"
     assert {"prompt", "planner_model", "endpoint", "working_dir", "max_turns", "max_attempts", "pool"} <= set(lines[0])

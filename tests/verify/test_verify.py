@@ -30,12 +30,24 @@ def test_starved_device_raises_cluster_finding_and_fails_cluster(tmp_path, cfg):
     assert v.functional and v.overall == "fail"
 
 
-def test_weighted_fair_share_flags_underused_device(tmp_path, cfg):
-    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=3)]
-    v = verify(make_evidence(tmp_path, dispatched={"a": 6, "b": 2}, pool=pool), tmp_path, [OK], cfg)
+def test_fair_share_flags_an_underused_device(tmp_path, cfg):
+    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=1)]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 10, "b": 2}, pool=pool), tmp_path, [OK], cfg)
     shares = {r["device"]: r for r in v.dimensions["cluster"].data["shares"]}
     assert shares["b"]["fair"] == 6.0 and shares["b"]["state"] == "underused"
     assert v.status("cluster") == "partial"
+
+
+def test_a_heavy_weight_device_on_a_small_plan_is_not_underused(tmp_path, cfg):
+    # goose's weight caps tasks in flight; 3 tasks over 3 devices is one each, whatever the caps
+    pool = [PoolDevice(id="a", weight=1), PoolDevice(id="b", weight=1), PoolDevice(id="big", weight=6)]
+    v = verify(make_evidence(tmp_path, dispatched={"a": 1, "b": 1, "big": 1}, pool=pool), tmp_path, [OK], cfg)
+    assert v.status("cluster") == "pass" and v.dimensions["cluster"].data["idle_nodes"] == []
+
+
+def test_one_run_never_raises_a_high_cluster_alarm(tmp_path, cfg):
+    v = verify(make_evidence(tmp_path, dispatched={"a": 4, "b": 0}), tmp_path, [OK], cfg)
+    assert not any(f.severity == "high" for f in v.findings if f.dimension == "cluster")
 
 
 def test_starved_device_on_idle_host_is_confirmed_idle(tmp_path, cfg):
@@ -62,12 +74,73 @@ def test_narrator_task_with_zero_tool_calls_raises_diagnostics_finding(tmp_path,
     assert v.dimensions["diagnostics"].data["by_model"]["qwen"]["narration"] == 1
 
 
-def test_not_implemented_left_in_is_reported_with_file_and_line(tmp_path, cfg):
+def test_placeholder_nothing_overrides_is_a_blocker_with_file_and_line(tmp_path, cfg):
     (tmp_path / "app.py").write_text("def f():\n    # TODO later\n    raise NotImplementedError\n")
     v = verify(None, tmp_path, [OK], cfg)
     msgs = [f.message for f in v.findings]
-    assert "NotImplementedError at app.py:3" in msgs and "TODO at app.py:2" in msgs
+    assert any(m.startswith("placeholder at app.py:3") for m in msgs) and "TODO at app.py:2" in msgs
     assert v.status("diagnostics") == "fail"
+
+
+ABSTRACT_BASE = """import sys
+
+
+class Command:
+    name = ""
+
+    def run(self, args):
+        \"\"\"Do the command.\"\"\"
+        raise NotImplementedError
+
+
+class Add(Command):
+    name = "add"
+
+    def run(self, args):
+        return sum(int(a) for a in args)
+
+
+class Neg(Add):
+    name = "neg"
+
+    def run(self, args):
+        return -int(args[0])
+
+
+if __name__ == "__main__":
+    print({c.name: c for c in (Add(), Neg())}[sys.argv[1]].run(sys.argv[2:]))
+"""
+
+
+def test_abstract_base_method_every_subclass_overrides_is_no_blocker(tmp_path, cfg):
+    (tmp_path / "app.py").write_text(ABSTRACT_BASE)
+    check = Check(name="adds", kind="command_succeeds", run="python3 app.py add 2 3 | grep -qx 5")
+    v = verify(make_evidence(tmp_path), tmp_path, [check], cfg)
+    assert v.status("checks") == "pass" and v.status("diagnostics") == "pass"
+    assert v.overall == "pass"
+
+
+def test_abstractmethod_placeholder_is_no_blocker_but_a_lone_one_is(tmp_path, cfg):
+    (tmp_path / "base.py").write_text("from abc import ABC, abstractmethod\n\n\nclass Store(ABC):\n"
+                                      "    @abstractmethod\n    def get(self, k):\n        raise NotImplementedError\n")
+    assert verify(None, tmp_path, [OK], cfg).status("diagnostics") == "pass"
+    (tmp_path / "extra.py").write_text("class Exporter:\n    def dump(self):\n        raise NotImplementedError\n")
+    v = verify(None, tmp_path, [OK], cfg)
+    assert v.status("diagnostics") == "fail"
+    assert any(m.message.startswith("placeholder at extra.py:3") for m in v.findings)
+
+
+def test_stub_reached_by_a_failing_check_is_a_blocker_at_the_frame_that_raised(tmp_path, cfg):
+    (tmp_path / "calc.py").write_text("import sys\n\n\ndef power(a, b):\n    if b == 0:\n        return 1\n"
+                                      "    raise NotImplementedError('TODO: powers')\n\n\n"
+                                      "print(power(int(sys.argv[1]), int(sys.argv[2])))\n")
+    check = Check(name="pow", kind="command_succeeds", run="python3 calc.py 2 3 | grep -qx 8")
+    v = verify(None, tmp_path, [check], cfg)
+    assert v.status("diagnostics") == "fail"
+    assert any(m.message.startswith("reached stub at calc.py:7") for m in v.findings)
+    # the same stub no check reaches is only a smell
+    check0 = Check(name="pow0", kind="command_succeeds", run="python3 calc.py 2 0 | grep -qx 1")
+    assert verify(None, tmp_path, [check0], cfg).status("diagnostics") == "partial"
 
 
 def test_timed_out_swarm_fails_swarm_dimension(tmp_path, cfg):

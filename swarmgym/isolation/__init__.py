@@ -1,0 +1,112 @@
+"""Isolation backends: the box untrusted code (golden checks, the swarm) runs in.
+
+A small registry by name — ``bwrap`` (Linux bubblewrap), ``seatbelt`` (macOS ``sandbox-exec``),
+``none`` (no box: process group, scrubbed env and rlimits only) — each building its command line
+from one :class:`~swarmgym.isolation.policy.Policy`.  ``auto`` (the default, ``sandbox.backend`` /
+``SWARMGYM_SANDBOX_BACKEND`` / ``--isolation``) picks the first backend that works here; when none
+does it falls back to ``none`` only for the simulator (swarmgym's own reference code), with one
+warning line, and refuses for any other swarm.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Protocol
+
+from swarmgym.errors import IsolationError
+from swarmgym.isolation.bwrap import INSTALL_HINT, BwrapBackend
+from swarmgym.isolation.policy import Limits, Policy, check_policy, swarm_policy
+from swarmgym.isolation.seatbelt import SeatbeltBackend
+
+__all__ = [
+    "BACKENDS",
+    "CHOICES",
+    "Backend",
+    "Limits",
+    "Policy",
+    "check_policy",
+    "get_backend",
+    "register_backend",
+    "resolve",
+    "swarm_policy",
+]
+
+CHOICES = ("auto", "bwrap", "seatbelt", "none")
+AUTO_ORDER = ("bwrap", "seatbelt")
+TRUSTED_ADAPTERS = ("sim",)  # runs swarmgym's own reference and mutant apps
+
+
+class Backend(Protocol):
+    name: str
+
+    def available(self) -> str | None:
+        """None if this backend can box code here, else a one-line reason."""
+
+    def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None) -> list[str]:
+        """``argv`` run inside the box ``policy`` describes."""
+
+
+class NoneBackend:
+    """No box: the caller's process group, scrubbed env and rlimits are all there is."""
+
+    name = "none"
+
+    def available(self) -> str | None:
+        return None
+
+    def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None) -> list[str]:
+        return list(argv)
+
+
+BACKENDS: dict[str, Backend] = {}
+_WARNED: set[str] = set()
+
+
+def register_backend(backend: Backend) -> None:
+    BACKENDS[backend.name] = backend
+
+
+def get_backend(name: str) -> Backend:
+    if name not in BACKENDS:
+        raise IsolationError(f"sandbox.backend: expected one of {', '.join(CHOICES)}, got {name!r}")
+    return BACKENDS[name]
+
+
+def resolve(requested: str, adapter: str | None = None) -> str:
+    """The concrete backend (``bwrap`` | ``seatbelt`` | ``none``) for ``requested``; IsolationError
+    (one line: how to install bubblewrap, or pass ``--isolation none``) if it cannot box here."""
+    if requested == "auto":
+        reasons = []
+        for name in AUTO_ORDER:
+            why = BACKENDS[name].available()
+            if why is None:
+                return name
+            reasons.append(why)
+        if adapter in TRUSTED_ADAPTERS:
+            if "auto" not in _WARNED:
+                _WARNED.add("auto")
+                print(f"swarmgym: warning: no isolation backend works here ({reasons[0]}); running the "
+                      f"simulator unboxed (--isolation none). To box it: {INSTALL_HINT}", file=sys.stderr)
+            return "none"
+        raise IsolationError(f"--isolation auto: no isolation backend works here ({reasons[0]}) and the "
+                             f"{adapter or 'swarm'} swarm runs model-written code; {INSTALL_HINT}, "
+                             "or pass --isolation none to run it unboxed")
+    why = get_backend(requested).available()
+    if why is not None:
+        hint = INSTALL_HINT if requested == "bwrap" else "use a Mac, or --isolation bwrap on Linux"
+        raise IsolationError(f"--isolation {requested}: {why}; {hint}, or pass --isolation none to run unboxed")
+    return requested
+
+
+register_backend(BwrapBackend())
+register_backend(SeatbeltBackend())
+register_backend(NoneBackend())
+
+
+def boxed_config(cfg, adapter: str | None):  # type: ignore[no-untyped-def]
+    """(``cfg`` with ``sandbox.backend`` resolved to the concrete backend, that backend's name):
+    everything a job starts (swarm, checks) then uses the same box, and the record can say which."""
+    name = resolve(cfg.sandbox.backend, adapter)
+    if name == cfg.sandbox.backend:
+        return cfg, name
+    return cfg.model_copy(update={"sandbox": cfg.sandbox.model_copy(update={"backend": name})}), name

@@ -1,0 +1,111 @@
+"""The queue accepts only what it sent (DESIGN.md §10).
+
+Two rules, each hooked into its task with one call:
+
+- ``run_job`` refuses a JobSpec whose ``env`` or ``flags`` name a variable outside the allowlist:
+  goose's feature flags (``GOOSE_SWARM_*``), the env knobs the tweaker may set, and — for the
+  simulator only — its own ``SWARMGYM_SIM_*`` knobs.  Anything else (``PYTHONPATH``,
+  ``LD_PRELOAD``, ``BASH_ENV`` …) could run code on the host.
+- ``record_job`` accepts a result only for a job of a saved campaign plan whose spec matches the
+  plan byte for byte (sha256 of its canonical JSON), from the host that held the job's lease (the
+  lease itself, or the ``running`` mark its holder wrote when it took the lease).
+
+A refusal is never silent: it is logged as an error, counted in ``swarmgym:refused`` (a Redis list
+of one-line reasons) and the refused payload is kept in ``runs/refused/`` for inspection.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from typing import Any
+
+import redis
+
+from swarmgym.campaign import FLAG_KNOBS, FLAG_PREFIXES, load_campaign
+from swarmgym.errors import SwarmgymError
+from swarmgym.models import JobResult, JobSpec
+from swarmgym.queue import store
+from swarmgym.queue.lease import holder
+from swarmgym.queue.redis_util import PREFIX
+
+log = logging.getLogger(__name__)
+REFUSED_LIST = f"{PREFIX}refused"
+SIM_PREFIX = "SWARMGYM_SIM_"
+
+
+def env_allowed(key: str, swarm: str) -> bool:
+    return key.startswith(FLAG_PREFIXES) or key in FLAG_KNOBS or (swarm == "sim" and key.startswith(SIM_PREFIX))
+
+
+def refused_env(job: JobSpec) -> list[str]:
+    """The env/flag names of ``job`` outside the allowlist (empty: the job may run)."""
+    return sorted({k for k in (*job.env, *job.flags) if not env_allowed(k, job.swarm)})
+
+
+def spec_hash(job: JobSpec) -> str:
+    canon = json.dumps(job.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode()).hexdigest()
+
+
+def _lease_host(r: Any, res: JobResult) -> str | None:
+    current = holder(r, res.job.job_id)
+    if current:
+        return current.partition("|")[0]
+    mark = store.job_states(r, res.job.campaign_id).get(res.job.job_id) or {}
+    return mark.get("host") if mark.get("state") in ("running", "done") else None
+
+
+def record_refusal(cfg: Any, r: Any, res: JobResult) -> str | None:
+    """Why the coordinator must not record ``res`` (None: it may)."""
+    job = res.job
+    try:
+        plan = load_campaign(cfg, job.campaign_id)
+    except SwarmgymError:
+        return f"no saved plan for campaign {job.campaign_id!r}"
+    planned = next((j for j in plan.jobs if j.job_id == job.job_id), None)
+    if planned is None:
+        return f"job {job.job_id!r} is not in the plan of {job.campaign_id}"
+    if spec_hash(planned) != spec_hash(job):
+        return f"job {job.job_id!r}: spec differs from the saved plan (sha256 {spec_hash(job)[:12]})"
+    leased = _lease_host(r, res)
+    if leased != res.host:
+        return f"job {job.job_id!r}: result from host {res.host!r}, but the lease was held by {leased or 'nobody'}"
+    return None
+
+
+def keep_refused(cfg: Any, r: Any, kind: str, job_id: str, reason: str, payload: dict) -> dict:
+    """Log, count and keep a refused message; returns the task's (visible) answer."""
+    log.error("refused %s for %s: %s", kind, job_id, reason)
+    line = json.dumps({"ts": time.time(), "kind": kind, "job_id": job_id, "reason": reason})
+    try:
+        r.lpush(REFUSED_LIST, line)
+        r.ltrim(REFUSED_LIST, 0, 999)
+    except redis.RedisError as e:  # the log line and the file still say it
+        log.warning("refusal of %s not counted in Redis: %s", job_id, e)
+    try:
+        folder = cfg.runs_dir / "refused"
+        folder.mkdir(parents=True, exist_ok=True)
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in job_id)[:120]
+        (folder / f"{safe}-{kind}-{time.time_ns()}.json").write_text(
+            json.dumps({"reason": reason, "payload": payload}, indent=1, default=str))
+    except OSError as e:
+        log.warning("refused %s for %s not kept on disk: %s", kind, job_id, e)
+    return {"refused": True, "kind": kind, "job_id": job_id, "reason": reason}
+
+
+def check_record(cfg: Any, r: Any, res: JobResult, payload: dict) -> dict | None:
+    """The ``record_job`` hook: None to record, else the refusal (already logged and kept)."""
+    reason = record_refusal(cfg, r, res)
+    return None if reason is None else keep_refused(cfg, r, "record_job", res.job.job_id, reason, payload)
+
+
+def check_run(cfg: Any, r: Any, job: JobSpec, host: str) -> dict | None:
+    """The ``run_job`` hook: None to run, else the refusal (already logged and kept)."""
+    bad = refused_env(job)
+    if not bad:
+        return None
+    reason = (f"env {', '.join(bad)} not allowed (only GOOSE_SWARM_*, {', '.join(FLAG_KNOBS)}"
+              + (f", {SIM_PREFIX}*" if job.swarm == "sim" else "") + f"); not run on {host}")
+    return keep_refused(cfg, r, "run_job", job.job_id, reason, job.model_dump(mode="json"))

@@ -1,0 +1,106 @@
+"""Fleet records tell the truth: flags as each host ran them, fresh seeds per repeat, no HIGH alarm
+from one job — real Celery workers against a throwaway redis-server on a free port."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+import redis
+import yaml
+
+from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
+from swarmgym.queue import dispatch
+from swarmgym.queue.localfleet import LocalFleet
+from tests.queue.conftest import SIM_ENV, wait_until
+
+pytestmark = pytest.mark.redis
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url():
+    if not shutil.which("redis-server"):
+        pytest.skip("redis-server not installed")
+    port = _free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    r = redis.Redis(port=port, socket_connect_timeout=1)
+    try:
+        wait_until(lambda: _pings(r), 20, 0.1, "the throwaway redis-server")
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _pings(r: redis.Redis) -> bool:
+    try:
+        return bool(r.ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture
+def home(tmp_path, redis_url, monkeypatch):
+    for k in [k for k in __import__("os").environ if k.startswith("GOOSE_SWARM_")]:
+        monkeypatch.delenv(k)  # the enqueuer sets no flag: whatever a record shows came from its host
+    h = tmp_path / "home"
+    h.mkdir()
+    q = {"broker_url": f"{redis_url}/0", "result_backend": f"{redis_url}/1", "visibility_timeout": 600,
+         "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
+         "schedule_grace": 1800, "reconcile_secs": 5}
+    (h / "config.yaml").write_text(yaml.safe_dump({"queue": q, "swarm": {"timeout": 120}}))
+    return h
+
+
+def test_fleet_records_carry_each_hosts_flags_fresh_seeds_and_no_high_alarm_from_one_job(home):
+    from swarmgym.queue.app import make_app
+
+    cfg = load_config(home)
+    app = make_app(cfg)
+    fleet = LocalFleet(home, dict(SIM_ENV), die_with_parent=True)
+    try:
+        names = [fleet.coordinator(), fleet.worker("mlx", "h1", env={"GOOSE_SWARM_REVIEW": "1"}),
+                 fleet.worker("mlx", "h2")]
+        fleet.wait_ready(app, names, timeout=120)
+        pinned = dispatch.enqueue(app, cfg, tier="smoke", variant="mlx", swarm="sim", pin_host="h1")
+        free = dispatch.enqueue(app, cfg, tier="smoke", variant="mlx", swarm="sim")
+        ledger = Ledger(cfg.ledger_dir)
+        for sent in (pinned, free):
+            wait_until(lambda: Ledger(cfg.ledger_dir).has_job(f"campaign:{sent.campaign_id}"), 240, 1.0,
+                       f"campaign record of {sent.campaign_id}")
+    finally:
+        fleet.stop_all()
+
+    # the worker started with GOOSE_SWARM_REVIEW=1 ran the swarm with it, and its record says so
+    rec = ledger.records(kind="session", campaign_id=pinned.campaign_id)[0]
+    assert rec.host == "h1" and rec.overall != "infra"
+    assert rec.flags == {"GOOSE_SWARM_REVIEW": "1"} and rec.provenance.flags == {"GOOSE_SWARM_REVIEW": "1"}
+    assert rec.provenance.host == "h1" and rec.provenance.adapter == "sim" and rec.provenance.binary_version
+    other = ledger.records(kind="session", campaign_id=free.campaign_id)[0]
+    assert other.flags == ({"GOOSE_SWARM_REVIEW": "1"} if other.host == "h1" else {})
+
+    # a repeat of the same arm drew fresh seeds, and each plan and record says which
+    from swarmgym.campaign import load_campaign
+
+    seeds = [load_campaign(cfg, s.campaign_id).seed for s in (pinned, free)]
+    assert seeds == [0, 1000]
+    assert (rec.provenance.seed, other.provenance.seed) == (0, 1000)
+
+    # one job over two hosts: the idle host is no alarm, and functional is a rate
+    camp = ledger.find(f"campaign:{free.campaign_id}")[0]
+    assert not any(f["severity"] == "high" for f in camp.data["findings"])
+    assert camp.overall != "fail"
+    assert camp.data["functional_rate"] in (0.0, 1.0) and camp.functional == (camp.data["functional_rate"] == 1.0)
+    loads = [r.data.get("host_load") for r in (rec, other)]
+    assert all(load and load["samples"] >= 2 and load["span_secs"] > 0 for load in loads)
+    assert {tuple(sorted(x)) for x in loads} == {tuple(sorted(loads[0]))}  # one schema

@@ -1,0 +1,110 @@
+"""The isolation layer itself: backend choice (auto / none / refusal), the seatbelt profile text,
+and what a bwrap box hides from a check."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from swarmgym.isolation import Policy
+from swarmgym.isolation.policy import Limits
+from swarmgym.isolation.seatbelt import profile
+from tests.security.conftest import require_bwrap
+
+NO_BWRAP_PATH = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                                if not (Path(p) / "bwrap").exists())
+
+
+def _no_bwrap_env(home: Path) -> dict[str, str]:
+    return {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + NO_BWRAP_PATH,
+            "SWARMGYM_HOME": str(home)}
+
+
+def test_without_a_backend_a_command_swarm_is_refused_in_one_line(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--swarm", "command", "--tier", "smoke"],
+                         env={**_no_bwrap_env(tmp_path), "SWARMGYM_SWARM_COMMAND": json.dumps([sys.executable])},
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "apt-get install bubblewrap" in lines[0] and "--isolation none" in lines[0]
+    assert "Traceback" not in res.stderr and not (tmp_path / "runs" / "campaigns").exists()
+
+
+def test_without_a_backend_the_simulator_falls_back_to_none_with_one_warning(tmp_path):
+    code = ("from swarmgym.isolation import resolve\n"
+            "print(resolve('auto', 'sim'), resolve('auto', 'sim'))\n")
+    res = subprocess.run([sys.executable, "-c", code], env=_no_bwrap_env(tmp_path), capture_output=True,
+                         text=True, timeout=60)
+    assert res.stdout.split() == ["none", "none"]
+    assert len(res.stderr.strip().splitlines()) == 1 and "warning" in res.stderr
+
+
+def test_asking_for_bwrap_where_it_cannot_run_is_a_usage_error(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "verify", "--spec", "crud", "--isolation", "bwrap",
+                          str(tmp_path)], env=_no_bwrap_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and "bwrap not found" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
+    from swarmgym.bench import new_bench_campaign
+    from swarmgym.config import load_config
+    from swarmgym.job import run_job
+
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "none", "swarm.timeout": 60})
+    job = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim").jobs[0]
+    job = job.model_copy(update={"env": {"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"}})
+    res = run_job(job, cfg)
+    assert res.provenance.isolation == "none" and res.verdict is not None
+    assert '"isolation": "none"' in (tmp_path / "runs" / res.session_id / "session.json").read_text()
+
+
+def _policy(network: bool) -> Policy:
+    return Policy(workspace=Path("/w/ws"), writable=(Path("/Users/me/.local/share/goose"),),
+                  read_only=(Path("/Users/me/venv"),), hidden=(Path("/Users/me"), Path("/srv/sg")),
+                  network=network, limits=Limits())
+
+
+def test_seatbelt_profile_denies_writes_outside_the_box_and_reads_of_hidden_paths():
+    text = profile(_policy(network=False), private_tmp="/private/tmp/box1")
+    lines = text.splitlines()
+    assert lines[:3] == ["(version 1)", "(allow default)", "(deny file-write*)"]
+    deny_read = next(x for x in lines if x.startswith("(deny file-read*"))
+    assert '(subpath "/Users/me")' in deny_read and '(subpath "/srv/sg")' in deny_read
+    allow_rw = next(x for x in lines if x.startswith("(allow file-read* file-write*"))
+    assert '(subpath "/w/ws")' in allow_rw and '(subpath "/private/tmp/box1")' in allow_rw
+    assert '(subpath "/Users/me/.local/share/goose")' in allow_rw
+    assert lines.index(allow_rw) > lines.index(deny_read)  # later rules win: the workspace stays writable
+    assert '(allow file-read* (subpath "/Users/me/venv"))' in lines
+    assert "(deny network*)" in lines
+
+
+def test_seatbelt_profile_lets_the_swarm_reach_the_network():
+    assert "(deny network*)" not in profile(_policy(network=True))
+
+
+def test_a_bwrap_box_hides_the_root_home_and_other_workspaces_from_a_check(tmp_path, monkeypatch):
+    require_bwrap()
+    from swarmgym.config import load_config
+    from swarmgym.isolation import check_policy
+    from swarmgym.sandbox import run_sandboxed
+
+    fake_home = tmp_path / "me"
+    (fake_home / ".ssh").mkdir(parents=True)
+    (fake_home / ".ssh" / "id_rsa").write_text("ssh-key-material")
+    monkeypatch.setenv("HOME", str(fake_home))
+    home = tmp_path / "home"
+    (home / "apps" / "a" / "other").mkdir(parents=True)
+    (home / "apps" / "a" / "other" / "secret.txt").write_text("other job")
+    (home / ".env").write_text("X_TOKEN=zzz\n")
+    ws = home / "apps" / "a" / "mine"
+    ws.mkdir()
+    cfg = load_config(home, environ={})
+    cmd = (f"cat {home}/.env ~/.ssh/id_rsa {home}/apps/a/other/secret.txt; echo hi > out.txt; "
+           f"echo x > {home}/x; echo x > {fake_home}/x; echo y > /tmp/y; echo done")
+    res = run_sandboxed(cmd, ws, timeout=30, policy=check_policy(cfg, ws), backend="bwrap")
+    for secret in ("zzz", "ssh-key-material", "other job"):
+        assert secret not in res.stdout_tail
+    assert res.stdout_tail.strip().endswith("done") and (ws / "out.txt").read_text() == "hi\n"
+    assert not (home / "x").exists() and not (fake_home / "x").exists()  # hidden paths are empty scratch tmpfs

@@ -1,0 +1,46 @@
+"""Nothing secret in a process a box could see, and no URL password in anything written."""
+from __future__ import annotations
+
+import time
+
+import psutil
+
+from swarmgym import guard
+from swarmgym.models import SessionDoc, Turn
+from swarmgym.reports.session import write_session
+
+
+def test_the_orphan_guard_starts_without_any_secret_in_its_environment(monkeypatch):
+    monkeypatch.setenv("FLOWER_BASIC_AUTH", "admin:flower-pw-123")
+    monkeypatch.setenv("SWARMGYM_BROKER_URL", "redis://:broker-pw-456@127.0.0.1:6379/0")
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok-789")
+    monkeypatch.setenv("UPSTREAM", "https://bob:url-pw-000@example.com/x")
+    g = guard.start(psutil.Process().pid)
+    assert g is not None
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            env = psutil.Process(g.pid).environ()
+            if env:
+                break
+            time.sleep(0.05)
+        blob = "\n".join(f"{k}={v}" for k, v in env.items())
+        assert "PATH" in env
+        for secret in ("flower-pw-123", "broker-pw-456", "tok-789", "url-pw-000"):
+            assert secret not in blob
+    finally:
+        g.terminate()
+        g.wait(5)
+
+
+def test_the_password_part_of_any_url_is_redacted_in_session_turn_and_report(tmp_path):
+    text = "connect redis://:hunter2-pw@10.0.0.5:6379/0 then https://ci:gh-pass-9@git.example/x"
+    doc = SessionDoc(session_id="s1", spec="crud", app_slug="invtrack", variant="mlx", tier="smoke", suite="bench-v1",
+                     suite_hash="x", host="h", started=0.0,
+                     turns=[Turn(n=1, kind="bench", prompt=text, wall_secs=1.0)], data={"note": text})
+    paths = write_session(tmp_path, doc, environ={})
+    assert {p.name for p in paths} >= {"session.json", "turn-1.json", "report.html"}
+    for p in paths:
+        body = p.read_text()
+        assert "hunter2-pw" not in body and "gh-pass-9" not in body, p.name
+    assert "redis://:[redacted]@10.0.0.5" in (tmp_path / "s1" / "session.json").read_text()
