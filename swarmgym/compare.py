@@ -23,16 +23,12 @@ from pydantic import Field
 
 from swarmgym import sequential
 from swarmgym.atomic import atomic_write_text
-from swarmgym.campaign import (
-    FLAG_KNOBS,
-    FLAG_PREFIXES,
-    Campaign,
-    flags_in_effect,
-    plan_jobs,
-)
+from swarmgym.campaign import Campaign, flags_in_effect, plan_jobs
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.models import TIERS, LedgerRecord, Model
+from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
+from swarmgym.provenance import FLAG_PREFIXES
 from swarmgym.queue.routing import check_name
 from swarmgym.suite import load_suite
 
