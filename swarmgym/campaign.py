@@ -23,7 +23,8 @@ from pydantic import Field
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.models import JobSpec, Model, TIERS
-from swarmgym.provenance import env_knobs, swarm_flags
+from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS  # noqa: F401  (re-exported: queue/accept.py)
+from swarmgym.provenance import FLAG_PREFIXES, env_knobs, swarm_flags  # noqa: F401
 from swarmgym.queue.routing import check_name
 from swarmgym.suite import Suite, load_suite
 
