@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "fleet_cmd",     # enqueue | status | resume | cancel | workers | worker | schedule
     "explore_cmd",   # once | loop | explore
     "regrade_cmd",   # regrade --suite SUITE CAMPAIGN_ID
+    "compare_cmd",   # compare | plan
 ]
 
 

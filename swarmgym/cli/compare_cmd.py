@@ -1,0 +1,154 @@
+"""``swarmgym compare A B`` and ``swarmgym plan``: sequential paired comparisons (docs/compare.md).
+
+Every option has an env var ``SWARMGYM_COMPARE_<OPTION>`` / ``SWARMGYM_PLAN_<OPTION>``.
+"""
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from swarmgym.cli import config_from
+
+DECISION_STYLE = {"B": "[green]B[/]", "A": "[green]A[/]", "no difference": "[cyan]no difference[/]",
+                  "undecided": "[yellow]undecided[/]", "continue": "[dim]continue[/]"}
+
+
+def _round_line(rnd, step, st) -> str:
+    import math
+
+    bound = math.log(1 / st.alpha)
+    notes = [f"{p.spec}: {p.note}" for p in rnd.pairs if p.note]
+    return (f"round {rnd.round:>2} · {st.runs:>3} runs · A-only {step.a_wins} / B-only {step.b_wins} of "
+            f"{step.pairs} pairs · log e {step.log_e:5.2f} / {bound:.2f} · p {step.p_value:.4f} · effect "
+            f"{step.effect:+.2f} [{step.lo:+.2f}, {step.hi:+.2f}] · {DECISION_STYLE.get(step.decision, step.decision)}"
+            + (f"  [yellow]{'; '.join(notes)}[/]" if notes else ""))
+
+
+def register(cli: click.Group) -> None:
+    from swarmgym.compare import DEFAULT_MAX_RUNS
+
+    @cli.command("compare")
+    @click.argument("a", metavar="A")
+    @click.argument("b", metavar="B")
+    @click.option("--until", type=click.Choice(["decided", "budget"]), default="decided", show_default=True,
+                  help="stop at the first decision, or spend the whole budget (the first decision stands) "
+                       "[env SWARMGYM_COMPARE_UNTIL]")
+    @click.option("--max-runs", type=click.IntRange(1, None), default=DEFAULT_MAX_RUNS, show_default=True,
+                  help="budget in runs, both arms together (one round = every spec once per arm) "
+                       "[env SWARMGYM_COMPARE_MAX_RUNS]")
+    @click.option("--alpha", type=float, default=0.05, show_default=True,
+                  help="error rate of each decision, valid at every round [env SWARMGYM_COMPARE_ALPHA]")
+    @click.option("--min-effect", type=float, default=0.1, show_default=True,
+                  help="smallest pass-rate difference that matters: 'no difference' once the effect's "
+                       "confidence sequence lies inside ±this [env SWARMGYM_COMPARE_MIN_EFFECT]")
+    @click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter) "
+                                                "[env SWARMGYM_COMPARE_SWARM]")
+    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_COMPARE_SUITE]")
+    @click.option("--seed", type=int, default=None,
+                  help="seed of round 1 (round k uses seed+k-1, the same for both arms); default 0 for the first "
+                       "compare of these arms, then 1000, 2000, … [env SWARMGYM_COMPARE_SEED]")
+    @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
+                  help="in-process: jobs at once [env SWARMGYM_COMPARE_PARALLEL]")
+    @click.option("--fleet", is_flag=True, default=False,
+                  help="run the rounds on the fleet (Celery/Redis workers; the coordinator records) "
+                       "[env SWARMGYM_COMPARE_FLEET]")
+    @click.option("--round-timeout", type=float, default=None,
+                  help="--fleet: give up on a round not recorded after this many seconds (default: wait) "
+                       "[env SWARMGYM_COMPARE_ROUND_TIMEOUT]")
+    @click.option("--json", "as_json", is_flag=True, default=False,
+                  help="print {decision, runs, p_value, effect, interval, rounds} [env SWARMGYM_COMPARE_JSON]")
+    @click.pass_context
+    def compare(ctx, a, b, until, max_runs, alpha, min_effect, swarm, suite, seed, parallel, fleet,
+                round_timeout, as_json):
+        """Run A and B on the same specs and seeds in rounds until a sequential test decides.
+
+        An arm is variant[:FLAG=V,…], e.g. `swarmgym compare gguf gguf:GOOSE_SWARM_REVIEW=1`.
+        """
+        from swarmgym import compare as cmp
+        from swarmgym.compare_runners import FleetRunner, LocalRunner
+
+        arm_a, arm_b = cmp.parse_arm(a, "A"), cmp.parse_arm(b, "B")
+        cfg = config_from(ctx)
+        swarm = swarm or cfg.swarm.adapter
+        if fleet:
+            from swarmgym.cli.fleet_cmd import _app, _redis
+
+            _redis(cfg)
+            runner = FleetRunner(_app(cfg), timeout=round_timeout)
+        else:
+            from swarmgym.adapters import preflight
+
+            for arm in (arm_a, arm_b):
+                preflight(cfg, swarm, arm.variant)
+            runner = LocalRunner(parallel)
+        st = cmp.new_compare(cfg, arm_a, arm_b, swarm=swarm, suite=suite, alpha=alpha, min_effect=min_effect,
+                             max_runs=max_runs, until=until, seed=seed, fleet=fleet)
+        console = Console(stderr=as_json, soft_wrap=True)
+        console.print(f"compare [bold]{st.compare_id}[/]: A = {st.a.label}, B = {st.b.label} on {st.suite} "
+                      f"{st.suite_hash} via {st.swarm} ({'fleet' if fleet else 'in-process'}); α {alpha:g}, "
+                      f"min effect {min_effect:g}, budget {st.max_runs} runs ({st.max_rounds} rounds), seed {st.seed}")
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as prog:
+            bar = prog.add_task("round 1", total=st.round_runs)
+
+            def progress(done: int, total: int) -> None:
+                prog.update(bar, completed=done, total=total, description=f"round {len(st.rounds) + 1}")
+
+            def on_round(rnd, step) -> None:
+                prog.console.print(_round_line(rnd, step, st))
+                prog.update(bar, completed=0)
+
+            cmp.run_compare(cfg, st, runner, on_round=on_round, progress=progress)
+        out = cmp.summary(st, cfg)
+        if as_json:
+            click.echo(json.dumps(out))
+        else:
+            console.print(f"decision: {DECISION_STYLE.get(st.decision, st.decision)} after {out['runs']} runs "
+                          f"({out['rounds']} rounds); p = {out['p_value']:.4f}, effect {out['effect']:+.3f} "
+                          f"[{out['interval'][0]:+.3f}, {out['interval'][1]:+.3f}]")
+            console.print(f"page: {out['page']}")
+
+    @cli.command("plan")
+    @click.argument("arms", nargs=-1, metavar="[A B]")
+    @click.option("--effect", type=float, default=0.1, show_default=True,
+                  help="pass-rate difference to detect [env SWARMGYM_PLAN_EFFECT]")
+    @click.option("--alpha", type=float, default=0.05, show_default=True, help="error rate [env SWARMGYM_PLAN_ALPHA]")
+    @click.option("--power", type=float, default=0.8, show_default=True, help="chance to detect it [env SWARMGYM_PLAN_POWER]")
+    @click.option("--json", "as_json", is_flag=True, default=False, help="machine-readable [env SWARMGYM_PLAN_JSON]")
+    @click.pass_context
+    def plan_cmd(ctx, arms, effect, alpha, power, as_json):
+        """Expected runs to detect --effect (fixed McNemar design vs sequential), from past disagreement."""
+        from swarmgym.compare import parse_arm
+        from swarmgym.compare_plan import plan
+        from swarmgym.errors import UsageError
+
+        if len(arms) not in (0, 2):
+            raise UsageError(f"plan: expected no arms or two (A B), got {len(arms)}")
+        a, b = (parse_arm(arms[0], "A"), parse_arm(arms[1], "B")) if arms else (None, None)
+        p = plan(config_from(ctx), effect, alpha=alpha, power=power, a=a, b=b)
+        if as_json:
+            click.echo(json.dumps({"effect": p.effect, "alpha": p.alpha, "power": p.power, "discordance": p.psi,
+                                   "source": p.psi_source, "history_pairs": p.history.pairs,
+                                   "fixed_runs": p.fixed_runs, "sequential_runs_mean": p.seq_runs_mean,
+                                   "sequential_budget_runs": p.seq_budget_runs}))
+            return
+        c = Console(soft_wrap=True)
+        c.print(f"discordance {p.psi:.3f} — {p.psi_source}")
+        for (x, y), (n, k) in sorted(p.history.by_arms.items()):
+            c.print(f"  {x} vs {y}: {k}/{n} pairs disagreed")
+        c.print(f"to detect an effect of {effect:g} with {power:.0%} power at α {alpha:g}:")
+        c.print(f"  fixed design (exact McNemar): {p.fixed_runs if p.fixed_runs else 'more than 10000'} runs")
+        if p.seq_runs_mean is not None:
+            c.print(f"  sequential (swarmgym compare): {p.seq_runs_mean:.0f} runs on average, "
+                    f"budget --max-runs {p.seq_budget_runs}")
+        else:
+            c.print("  sequential (swarmgym compare): not reached within the simulated budget")
