@@ -198,7 +198,7 @@ def new_compare(cfg: Config, a: Arm, b: Arm, *, swarm: str, suite: str | None = 
         seed = earlier * SEED_STRIDE
     st = CompareState(compare_id=cid, a=a, b=b, a_flags={**env, **a.flags}, b_flags={**env, **b.flags},
                       suite=s.name, suite_hash=s.hash, swarm=swarm, mode="queue" if fleet else "local",
-                      alpha=alpha, min_effect=min_effect, max_runs=max_runs, until=until,  # type: ignore[arg-type]
+                      alpha=alpha, min_effect=min_effect, max_runs=max_runs, until=until,
                       seed=seed)
     save_state(cfg, st)
     return st

@@ -38,7 +38,7 @@ class LocalRunner:
 
 
 class FleetRunner:
-    """Send both arms' round as chords; wait (polling the ledger) until every job is recorded."""
+    """Send both arms' round (the enqueue path: plan in Redis, batched run_job messages); wait (polling the ledger) until every job is recorded."""
 
     def __init__(self, app: Any, poll: float = 1.0, timeout: float | None = None) -> None:
         self.app, self.poll, self.timeout = app, poll, timeout
@@ -46,14 +46,15 @@ class FleetRunner:
     def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
             progress: Callable[[int, int], None] | None = None) -> None:
         from swarmgym.errors import QueueError
-        from swarmgym.queue import dispatch, store
+        from swarmgym.queue import dispatch, plans, store
         from swarmgym.queue.redis_util import for_config
 
         r = for_config(cfg)
         for camp in campaigns:
             save_campaign(cfg, camp)
+            plans.publish(r, camp, cfg.queue.result_expires)
             store.ensure_redis(r, camp)
-            dispatch.send_chord(self.app, cfg, camp.campaign_id, camp.jobs, fresh=True)
+            dispatch.send_jobs(self.app, cfg, camp.campaign_id, camp.jobs, fresh=True)
         total = sum(len(c.jobs) for c in campaigns)
         deadline = time.monotonic() + self.timeout if self.timeout else None
         while True:
