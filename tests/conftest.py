@@ -9,3 +9,6 @@ import tempfile
 _XDG = tempfile.mkdtemp(prefix="swarmgym-tests-xdg-")
 for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
     os.environ[_var] = os.path.join(_XDG, _var.split("_")[1].lower())
+
+# tests/fixtures holds apps under test (with their own tests), not swarmgym's tests
+collect_ignore_glob = ["fixtures/*"]
