@@ -23,7 +23,7 @@ def suite():
 
 def test_reference_workspace_is_functional_json_and_exit_0(tmp_path, suite):
     ws = materialize(suite, suite.spec("rdcalc"), tmp_path / "ws")
-    r = run("--root", str(tmp_path), "verify", "--spec", "rdcalc", "--json", str(ws))
+    r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "rdcalc", "--json", str(ws))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["overall"] == "pass" and out["functional"] is True
@@ -38,7 +38,7 @@ def test_stub_mutant_fails_with_not_implemented_named_at_file_and_line(tmp_path,
     spec = suite.spec("txn")
     stub = next(m for m in suite.mutants(spec) if m.failure == "stub")
     ws = materialize(suite, spec, tmp_path / "ws", stub)
-    r = run("--root", str(tmp_path), "verify", "--spec", "txn", "--json", str(ws))
+    r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "txn", "--json", str(ws))
     assert r.returncode == 1
     out = json.loads(r.stdout)
     assert out["functional"] is False and out["overall"] == "fail"
@@ -63,7 +63,7 @@ def test_workspace_with_swarm_evidence_gains_swarm_and_cluster_dimensions(tmp_pa
 
 def test_human_output_is_a_table_with_the_verdict(tmp_path, suite):
     ws = materialize(suite, suite.spec("crud"), tmp_path / "ws")
-    r = run("--root", str(tmp_path), "verify", "--spec", "crud", str(ws))
+    r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "crud", str(ws))
     assert r.returncode == 0 and "total_value" in r.stdout and "overall pass" in r.stdout
 
 
