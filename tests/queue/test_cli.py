@@ -52,13 +52,15 @@ def test_preflight_refuses_a_campaign_that_cannot_run_in_one_line_and_sends_noth
 
 
 def test_no_host_online_is_a_warning_and_a_host_with_another_suite_hash_is_named(home, rdb):
+    from swarmgym.config import Config
     from swarmgym.queue import liveness
 
     p = run(home, "enqueue", "--variant", "gguf")
     assert p.returncode == 0 and "warning: --variant gguf: no host online serves it" in p.stderr
-    liveness.register_host(rdb, "box", {"node": "gguf@box", "variant": "gguf", "suites": {"bench-v1": "sha256:old"}})
+    suite = Config().suite  # the campaign's suite: the default one
+    liveness.register_host(rdb, "box", {"node": "gguf@box", "variant": "gguf", "suites": {suite: "sha256:old"}})
     p = run(home, "enqueue", "--variant", "gguf")
-    assert p.returncode == 0 and "host box: suite bench-v1 hashes to sha256:old" in p.stderr
+    assert p.returncode == 0 and f"host box: suite {suite} hashes to sha256:old" in p.stderr
 
 
 def test_enqueue_wait_without_a_coordinator_exits_at_once_with_one_line(home, rdb):
