@@ -235,7 +235,7 @@ def run_job_task(self, job: dict) -> dict:
     except redis.RedisError:
         pass
     shown = task_result(res)
-    if res.status == "error":  # could not run: FAILURE in Flower, with the reason
+    if res.status in (JobStatus.ERROR, JobStatus.INFRA):  # could not run: FAILURE in Flower, with the reason
         err = res.error
         raise JobNotRun(f"{spec.job_id} on {host}: " + (f"{err.type}: {err.message}" if err else "no result")[:500])
     return shown

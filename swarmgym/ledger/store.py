@@ -187,8 +187,8 @@ class Ledger:
         return self._records(" AND ".join(conds), args)
 
     def failures(self, campaign_id: str, limit: int = 50) -> list[LedgerRecord]:
-        """A campaign's errored and failed job records (the first ``limit``), for ``status``."""
-        return self._records("campaign_id = ? AND kind = 'session' AND overall IN ('error', 'fail')",
+        """A campaign's errored, could-not-run (infra) and failed job records (the first ``limit``), for ``status``."""
+        return self._records("campaign_id = ? AND kind = 'session' AND overall IN ('error', 'infra', 'fail')",
                              (campaign_id, max(1, int(limit))), "ORDER BY line LIMIT ?")
 
     def has_job(self, job_id: str) -> bool:

@@ -29,7 +29,7 @@ from swarmgym.queue.redis_util import PREFIX
 RECENT = 20
 CAMPAIGNS_SET = f"{PREFIX}campaigns"   # ids of campaigns not finalized yet
 COUNTERS = ("planned", "recorded", "failed", "stale", "running", "requeued")
-FAILED = ("error", "fail")   # overall values counted as failed
+FAILED = ("error", "infra", "fail")   # overall values counted as failed (needs a look in `status`)
 
 
 def hash_key(cid: str) -> str:
