@@ -83,7 +83,7 @@ def send_custom(home, variant, jobs_env: list[dict], cid: str) -> list[str]:
     return [j.job_id for j in jobs]
 
 
-def test_medium_campaign_runs_only_on_its_variant_hosts_and_the_chord_writes_the_benchmark(home, fleet_factory):
+def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_record_writes_the_benchmark(home, fleet_factory):
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b"),
              fleet.worker("gguf", "gguf-a")]
@@ -116,14 +116,15 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_the_chord_writes_the
     wait_until(lambda: bench.is_file() and "mlx" in bench.read_text(), 60, 0.5, "BENCHMARK.md")
     assert (home / "runs" / "benchmark-runs.csv").is_file()
 
-    # Flower saw the campaign's tasks, including the chord body that finalized it
+    # Flower saw the campaign's tasks, including the record that completed it and finalized it
     api = f"http://127.0.0.1:{port}/api/tasks"
     assert httpx.get(api, timeout=10).status_code == 401
     tasks = httpx.get(api, auth=("tester", "s3cret"), timeout=10).json()
     jobs = [t for t in tasks.values() if t.get("name") == "swarmgym.run_job" and cid in (t.get("args") or "")]
     assert len(jobs) >= 15
-    bodies = [t for t in tasks.values() if t.get("name") == "swarmgym.finalize_campaign" and cid in (t.get("args") or "")]
-    assert any(t.get("state") == "SUCCESS" and "finalized" in (t.get("result") or "") for t in bodies), bodies
+    finals = [t for t in tasks.values() if t.get("name") in ("swarmgym.record_job", "swarmgym.finalize_campaign")
+              and cid in (t.get("result") or "") and "'finalized'" in (t.get("result") or "")]
+    assert any(t.get("state") == "SUCCESS" for t in finals), [t.get("result") for t in tasks.values()][:5]
 
     status = cli(home, "status", cid).stdout
     assert "finalized" in status and "15/15 recorded" in status
