@@ -3,7 +3,7 @@
 One round runs every spec of the suite once per arm, with the same seed for both arms of a
 pair.  Each arm's round is an ordinary campaign (``<compare_id>-rNN-a|b``, planned by
 :func:`swarmgym.campaign.plan_jobs`), run in-process by :func:`swarmgym.bench.run_campaign` or
-sent to the fleet with :func:`swarmgym.queue.dispatch.send_chord` — so every run lands in the
+sent to the fleet with :func:`swarmgym.queue.dispatch.send_jobs` — so every run lands in the
 ledger as usual and ``bench --resume`` / ``swarmgym resume`` finish a round cut short.  Outcomes
 are read back from the ledger; the state after each round is saved in
 ``runs/compares/<compare_id>.json`` and drawn in ``runs/compare-<compare_id>.html``.

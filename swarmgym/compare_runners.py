@@ -2,7 +2,7 @@
 
 Both reuse the machinery that exists: :func:`swarmgym.bench.run_campaign` in-process (ledger
 writes, orphan guard, report regeneration) and, for the fleet, the campaign plan on disk, the
-Redis campaign hash and :func:`swarmgym.queue.dispatch.send_chord` — the same chord
+Redis campaign hash and :func:`swarmgym.queue.dispatch.send_jobs` — the same batched messages
 ``swarmgym enqueue`` sends — then waiting until the coordinator has recorded every job.
 """
 from __future__ import annotations

@@ -122,7 +122,7 @@ def test_a_campaign_records_device_findings_match_its_jobs_findings(home):
         names = [fleet.coordinator(), fleet.worker("mlx", "h1", concurrency=2)]
         fleet.wait_ready(app, names, timeout=120)
         store.ensure_redis(for_config(cfg), camp)
-        dispatch.send_chord(app, cfg, camp.campaign_id, camp.jobs, fresh=True)
+        dispatch.send_jobs(app, cfg, camp.campaign_id, camp.jobs, fresh=True)
         wait_until(lambda: Ledger(cfg.ledger_dir).has_job(f"campaign:{camp.campaign_id}"), 300, 1.0,
                    "the campaign record")
     finally:
