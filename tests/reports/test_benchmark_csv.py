@@ -38,7 +38,7 @@ def test_runs_csv_keeps_the_seed_columns_first_then_adapter_flags_seed_host(cfg,
 def test_summary_has_a_row_per_variant_and_spec_plus_an_all_roll_up(cfg, add_runs):
     add_runs("mlx", "h1", {"crud": [T, T, T, T, F], "compute": [T, T, F, F, F]})
     add_runs("gguf", "h1", {"crud": [F, F]})
-    _, summary = regenerate(cfg)[1:]
+    summary = next(p for p in regenerate(cfg) if p.name == "benchmark-summary.csv")
     rows = read(summary)
     assert rows[0] == ["variant", "spec", "runs", "passes", "pass_pct", "wilson_low_pct", "wilson_high_pct",
                        "wall_median", "wall_mean", "wall_p90", "wall_stdev", "wall_min", "wall_max", "infra"]
@@ -59,7 +59,7 @@ def test_reports_are_replaced_atomically_leaving_no_temp_files(cfg, add_runs):
     regenerate(cfg)
     add_runs("gguf", "h1", {"crud": [F]})
     regenerate(cfg)
-    assert sorted(p.name for p in cfg.runs_dir.iterdir()) == ["BENCHMARK.md", "benchmark-runs.csv",
+    assert sorted(p.name for p in cfg.runs_dir.iterdir()) == ["BENCHMARK.html", "BENCHMARK.md", "benchmark-runs.csv",
                                                                "benchmark-summary.csv"]
     assert len(read(cfg.runs_dir / "benchmark-runs.csv")) == 3
 
@@ -67,7 +67,7 @@ def test_reports_are_replaced_atomically_leaving_no_temp_files(cfg, add_runs):
 def test_sim_and_command_runs_of_one_variant_are_two_arms_in_the_summary(cfg, add_runs):
     add_runs("mlx", "h1", {"crud": [T, T]}, provenance=Provenance(adapter="sim"))
     add_runs("mlx", "h1", {"crud": [F, F]}, provenance=Provenance(adapter="command"))
-    rows = read(regenerate(cfg)[2])
+    rows = read(next(p for p in regenerate(cfg) if p.name == "benchmark-summary.csv"))
     table = {(r[0], r[1]): dict(zip(rows[0], r)) for r in rows[1:]}
     assert table[("mlx (sim)", "ALL")]["pass_pct"] == "100.0"
     assert table[("mlx (command)", "ALL")]["pass_pct"] == "0.0"
