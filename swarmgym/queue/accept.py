@@ -30,7 +30,7 @@ from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.queue import store
+from swarmgym.queue import counters
 from swarmgym.queue.lease import holder
 from swarmgym.queue.redis_util import PREFIX
 
@@ -59,7 +59,7 @@ def _lease_host(r: Any, res: JobResult) -> str | None:
     current = holder(r, res.job.job_id)
     if current:
         return current.partition("|")[0]
-    mark = store.job_states(r, res.job.campaign_id).get(res.job.job_id) or {}
+    mark = counters.job_state(r, res.job.campaign_id, res.job.job_id)  # this job only: O(1) per record
     return mark.get("host") if mark.get("state") in ("running", "done") else None
 
 

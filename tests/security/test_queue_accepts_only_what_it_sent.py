@@ -27,6 +27,7 @@ def planned(tmp_path, redis_server):
     camp = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim")
     r = redis_server.client(db=5)  # db 0 belongs to the hostile fleet
     r.flushdb()
+    store.ensure_redis(r, camp)  # what enqueue does: the campaign's counters exist before any job runs
     return cfg, r, camp, camp.jobs[0]
 
 
