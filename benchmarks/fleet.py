@@ -156,7 +156,7 @@ def main() -> None:
         results["swarmgym (prefetch 1, late ack)"] = run_campaign(make_home(root, "fleet", server), a.hosts, a.jobs)
         print("(a) same jobs, Celery default prefetch ...", flush=True)
         results["celery defaults (prefetch 4, early ack)"] = run_campaign(
-            make_home(root, "defaults", server), a.hosts, a.jobs, {"SWARMGYM_CELERY_DEFAULT_PREFETCH": "1"})
+            make_home(root, "defaults", server), a.hosts, a.jobs, {"SWARMGYM_QUEUE_PREFETCH": "4", "SWARMGYM_QUEUE_ACKS_LATE": "false"})
         if not a.skip_sequential:
             print("(a) same jobs one after another (1 host) ...", flush=True)
             results["one after another (1 host)"] = run_campaign(make_home(root, "seq", server), 1, a.jobs)

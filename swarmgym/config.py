@@ -125,6 +125,10 @@ class QueueConfig(_Section):
     schedule_grace: float = Field(1800.0, gt=0, description="a cron window older than this is skipped, not run late")
     summary_ttl: int = Field(2592000, gt=0, description="seconds a finalized campaign's Redis summary is kept")
     coordinator_threads: int = Field(8, ge=1, le=64, description="record_job threads sharing one batched ledger writer")
+    prefetch: int = Field(1, ge=1, description="messages a host worker reserves ahead; 1 for hour-long jobs "
+                                               "(Celery's own default is 4)")
+    acks_late: bool = Field(True, description="acknowledge a job when it ends, so a dead host's job is redelivered "
+                                              "(Celery's own default acknowledges on receipt)")
 
 
 class Schedule(_Section):

@@ -58,9 +58,9 @@ def celery_settings(cfg: Config) -> dict:
         broker_transport_options=dict(transport),
         result_backend_transport_options=dict(transport),
         visibility_timeout=q.visibility_timeout,
-        worker_prefetch_multiplier=1,
-        worker_disable_prefetch=True,
-        task_acks_late=True,
+        worker_prefetch_multiplier=q.prefetch,
+        worker_disable_prefetch=q.prefetch == 1,
+        task_acks_late=q.acks_late,
         task_reject_on_worker_lost=True,
         task_track_started=True,
         task_ignore_result=True,
@@ -79,8 +79,6 @@ def celery_settings(cfg: Config) -> dict:
         enable_utc=True,
         worker_hijack_root_logger=False,
     )
-    if os.environ.get("SWARMGYM_CELERY_DEFAULT_PREFETCH") == "1":  # benchmarks/fleet.py only: Celery's defaults
-        settings.update(worker_prefetch_multiplier=4, worker_disable_prefetch=False, task_acks_late=False)
     if q.broker_url.startswith("rediss://"):
         settings["broker_use_ssl"] = {"ssl_cert_reqs": "required"}
     if cfg.result_url.startswith("rediss://"):

@@ -28,6 +28,12 @@ def test_settings_are_json_only_late_ack_prefetch_one_and_long_visibility(tmp_pa
     assert c.task_send_sent_event and c.worker_send_task_events and c.broker_connection_retry_on_startup
 
 
+def test_prefetch_and_early_acks_are_operator_settings_not_a_benchmark_switch(tmp_path):
+    cfg = load_config(tmp_path, environ={"SWARMGYM_QUEUE_PREFETCH": "4", "SWARMGYM_QUEUE_ACKS_LATE": "false"})
+    c = make_app(cfg).conf
+    assert c.worker_prefetch_multiplier == 4 and c.worker_disable_prefetch is False and c.task_acks_late is False
+
+
 def test_short_visibility_sweeps_unacked_messages_often_but_long_keeps_kombu_defaults(tmp_path):
     short = celery_settings(load_config(tmp_path, environ={"SWARMGYM_QUEUE_VISIBILITY_TIMEOUT": "20"}))
     long = celery_settings(load_config(tmp_path, environ={}))
