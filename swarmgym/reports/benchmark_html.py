@@ -40,7 +40,7 @@ class ArmExtra:
 
 
 def arm_of(rec: LedgerRecord) -> str:
-    return bench.arm(rec.variant, json.dumps(rec.flags or {}))
+    return bench.arm(rec.variant, json.dumps(rec.flags or {}), rec.provenance.adapter or None)
 
 
 def extras(records: Iterable[LedgerRecord]) -> dict[str, ArmExtra]:

@@ -78,3 +78,11 @@ def test_report_compare_writes_the_page_for_exactly_two_arms(cfg, add_runs):
     bad = _cli(cfg.home, "report", "--compare", "mlx", "nope")
     assert bad.returncode == 2 and "no arm 'nope' in the ledger; known: " in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_dispatch_shares_follow_the_arm_key_that_includes_the_adapter(cfg, add_runs):
+    from swarmgym.models import Provenance
+
+    add_runs("mlx", "h1", {"crud": [T, T]}, per_device={"studio": 1, "mini": 1}, provenance=Provenance(adapter="sim"))
+    page = _page(cfg)
+    assert "mlx (sim) · studio: 2 of 4 tasks (50%)" in page and "No per-device counts recorded" not in page
