@@ -29,7 +29,7 @@ def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Confi
              variant: str, env: dict[str, str] | None = None, mcp: Iterable[str] = (), judge=None,
              seed: int = 0, sampler: Callable[[], Any] | None = None,
              requirements: list[str] | None = None, host: str | None = None,
-             suite_hash: str | None = None) -> tuple[Evidence, Verdict]:
+             suite_hash: str | None = None, suite: str | None = None) -> tuple[Evidence, Verdict]:
     """Run the swarm once in ``workspace`` and grade what it built.
 
     ``sampler()`` (a context manager with ``.samples``) watches the host while the swarm runs; its
@@ -44,7 +44,7 @@ def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Confi
     ws.mkdir(parents=True, exist_ok=True)
     host = host or host_name()
     swarm = get_adapter(adapter, cfg)
-    run_env = {**swarm.job_env(variant, seed), **(env or {})}
+    run_env = {**swarm.job_env(variant, seed, suite), **(env or {})}
     prov = swarm_provenance(swarm, adapter, run_env, seed=seed, suite_hash=suite_hash, host=host)
     watch = sampler() if sampler is not None else contextlib.nullcontext()
     with watch as s:
@@ -113,7 +113,7 @@ def base_provenance(job: JobSpec, cfg: Config, host: str) -> Provenance:
 
     try:
         swarm = get_adapter(job.swarm, cfg)
-        run_env = {**swarm.job_env(job.variant, job.seed), **job.flags, **job.env}
+        run_env = {**swarm.job_env(job.variant, job.seed, job.suite), **job.flags, **job.env}
         return swarm_provenance(swarm, job.swarm, run_env, seed=job.seed,
                                 suite_hash=job.suite_hash, host=host)
     except Exception:  # an unknown adapter etc.: the bare facts
@@ -155,7 +155,7 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         try:
             evidence, verdict = run_turn(ws, prompt, checks, cfg, adapter=job.swarm, variant=job.variant,
                                          env={**job.flags, **job.env}, seed=job.seed, host=host,
-                                         sampler=sampler, suite_hash=job.suite_hash)
+                                         sampler=sampler, suite_hash=job.suite_hash, suite=job.suite)
         except AdapterError:  # the swarm could not be started
             result.status = JobStatus.INFRA
             raise

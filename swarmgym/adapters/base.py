@@ -24,8 +24,8 @@ class Adapter(Protocol):
     def preflight(self, variant: str) -> None:
         """Raise a one-line SwarmgymError if this swarm cannot run ``variant`` at all."""
 
-    def job_env(self, variant: str, seed: int) -> dict[str, str]:
-        """Extra environment that tells this swarm which variant and seed a job asked for (the
+    def job_env(self, variant: str, seed: int, suite: str | None = None) -> dict[str, str]:
+        """Extra environment that tells this swarm which variant, seed and suite a job asked for (the
         simulator needs them; a real swarm's variant is its deployment, so it adds nothing)."""
 
 

@@ -33,7 +33,7 @@ class CommandAdapter:
     def preflight(self, variant: str) -> None:
         self.argv("{prompt}", ())  # an empty template or a missing program: one line
 
-    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+    def job_env(self, variant: str, seed: int, suite: str | None = None) -> dict[str, str]:
         return {}
 
     def binary(self) -> list[str]:

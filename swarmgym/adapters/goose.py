@@ -37,7 +37,7 @@ class GooseAdapter:
     def preflight(self, variant: str) -> None:
         self.binary()  # a missing binary: one line suggesting --swarm sim
 
-    def job_env(self, variant: str, seed: int) -> dict[str, str]:
+    def job_env(self, variant: str, seed: int, suite: str | None = None) -> dict[str, str]:
         return {}
 
     def pool_argv(self) -> list[str]:

@@ -64,8 +64,12 @@ class SimAdapter(GooseAdapter):
             raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
                              f"known: {', '.join(fleet.variants)} (fleet file: SWARMGYM_SIM_FLEET)")
 
-    def job_env(self, variant: str, seed: int) -> dict[str, str]:
-        return {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed)}
+    def job_env(self, variant: str, seed: int, suite: str | None = None) -> dict[str, str]:
+        out = {"SWARMGYM_SIM_VARIANT": variant, "SWARMGYM_SIM_SEED": str(seed)}
+        folder = Path(self.cfg.suites_dir) / suite if suite else None
+        if folder is not None and (folder / "suite.yaml").is_file():  # suites share prompts: play this one's apps
+            out["SWARMGYM_SUITES_DIR"] = str(folder)
+        return out
 
     def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
         caller = merged_env(self.cfg.swarm.env, env)
