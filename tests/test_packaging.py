@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.config import REPO_ROOT
+from swarmgym.config import REPO_ROOT, Config
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +89,7 @@ def test_installed_wheel_runs_the_main_job_from_an_unrelated_folder(fresh_venv, 
          cwd=work, env=env)
     lines = (work / "ledger" / "sessions.jsonl").read_text().splitlines()
     recs = [json.loads(x) for x in lines if x.strip()]
-    assert len(recs) == 3 and all(r.get("suite") == "bench-v1" for r in recs)
+    assert len(recs) == 3 and all(r.get("suite") == Config().suite for r in recs)  # the default suite, from the wheel
     assert all(r["overall"] != "error" for r in recs), [r.get("error") for r in recs]
     assert (work / "runs" / "BENCHMARK.md").is_file()
     where = _run([str(fresh_venv / "bin" / "python"), "-c",
