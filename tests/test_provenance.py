@@ -62,7 +62,8 @@ def test_missing_binary_is_an_infra_record_shown_apart_and_kept_out_of_pass_rate
         ledger.record(record_from_result(r))
     rec = ledger.find(missing.session_id)[0]
     assert rec.overall == "infra" and rec.provenance.adapter == "goose" and rec.provenance.binary is None
-    md_path, _, summary = regenerate(cfg)
+    paths = {p.name: p for p in regenerate(cfg)}
+    md_path, summary = paths["BENCHMARK.md"], paths["benchmark-summary.csv"]
     md = md_path.read_text()
     infra = md[md.index("## Could not run (infra)"):md.index("## Head-to-head")]
     assert "| mlx (goose) | 1 |" in infra

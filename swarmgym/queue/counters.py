@@ -178,7 +178,8 @@ def job_state(r, cid: str, job_id: str) -> dict:
         d = json.loads(raw)
     except ValueError:
         return {}
-    return {"state": d.get("s"), "host": d.get("h"), "task_id": d.get("t"), "ts": d.get("ts"), "overall": d.get("o")}
+    return {"state": d.get("s") or d.get("state"), "host": d.get("h"), "task_id": d.get("t"), "ts": d.get("ts"),
+            "overall": d.get("o")}
 
 
 def job_states(r, cid: str) -> dict[str, dict]:

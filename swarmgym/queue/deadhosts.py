@@ -25,10 +25,11 @@ from typing import Any
 
 import redis
 
-from swarmgym.queue import liveness, store
+from swarmgym.queue import counters, liveness, store
 from swarmgym.queue.lease import lease_key
 from swarmgym.queue.redis_util import PREFIX, for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, queue_for_job
+from swarmgym.states import JobState
 
 log = logging.getLogger(__name__)
 
@@ -109,12 +110,7 @@ def restore_unacked(r: redis.Redis, queue: str = COORDINATOR_QUEUE, before: floa
 
 def job_done(r: redis.Redis, cid: str, jid: str) -> bool:
     """The job's state in Redis is ``done`` (its record is in the ledger)."""
-    raw = r.hget(store.jobs_key(cid), jid)
-    try:
-        d = json.loads(raw) if raw else {}
-    except ValueError:
-        return False
-    return (d.get("state") or d.get("s")) == "done"
+    return counters.job_state(r, cid, jid).get("state") == JobState.DONE
 
 
 def is_stale(r: redis.Redis, task_id: str | None) -> bool:
