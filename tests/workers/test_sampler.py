@@ -41,9 +41,12 @@ def test_a_short_run_at_one_hertz_still_gets_samples_spanning_it_in_one_schema()
 
 
 def test_sampler_excludes_given_pids_and_always_returns_one_sample():
+    import psutil
+
+    earlier = {p.pid for p in psutil.Process().children(recursive=True)}  # session fixtures (redis-server, …)
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
     try:
-        with HostSampler(hz=0.1, root_pid=os.getpid(), exclude={child.pid}) as s:
+        with HostSampler(hz=0.1, root_pid=os.getpid(), exclude={child.pid, *earlier}) as s:
             pass
     finally:
         child.kill()
