@@ -116,9 +116,9 @@ def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] 
     rw = _real(writable)
     for p in rw:
         p.mkdir(parents=True, exist_ok=True)
-    mine = set(_real(install_dirs()))  # swarmgym's own code is no secret to the swarm (the sim runs it)
-    return Policy(workspace=Path(workspace).resolve(), hidden=tuple(p for p in _real(secret_dirs(cfg)) if p not in mine),
-                  read_only=_real([*interpreter_dirs(), *read_only, *cfg.sandbox.read_only]), writable=rw,
+    mine = _real(install_dirs())  # swarmgym's own code is no secret to the swarm (the sim runs it), even under /tmp
+    return Policy(workspace=Path(workspace).resolve(), hidden=tuple(p for p in _real(secret_dirs(cfg)) if p not in set(mine)),
+                  read_only=_real([*interpreter_dirs(), *mine, *read_only, *cfg.sandbox.read_only]), writable=rw,
                   network=True, limits=swarm_limits(cfg), max_procs=cfg.sandbox.swarm_max_procs, purpose="swarm")
 
 
