@@ -22,6 +22,15 @@ from swarmgym.errors import LedgerError
 _THREAD_LOCK = threading.RLock()  # flock is per open file: serialise threads of one process too
 
 
+def _reset_after_fork() -> None:
+    """A forked child (a prefork worker, a test's reader) starts with a free lock, whatever the parent's threads held."""
+    global _THREAD_LOCK
+    _THREAD_LOCK = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
+
+
 @contextmanager
 def writer_lock(path: Path, timeout: float = 10.0) -> Iterator[None]:
     with _THREAD_LOCK:

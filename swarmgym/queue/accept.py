@@ -6,7 +6,8 @@ Two rules, each hooked into its task with one call:
   goose's feature flags (``GOOSE_SWARM_*``), the env knobs the tweaker may set, and — for the
   simulator only — its own ``SWARMGYM_SIM_*`` knobs.  Anything else (``PYTHONPATH``,
   ``LD_PRELOAD``, ``BASH_ENV`` …) could run code on the host.
-- ``record_job`` accepts a result only for a job of a saved campaign plan whose spec matches the
+- ``record_job`` accepts a result only for a job of a campaign plan (this home's copy, else the one the
+  enqueuer published in Redis, :mod:`swarmgym.queue.plans`) whose spec matches the
   plan byte for byte (sha256 of its canonical JSON), from the host that held the job's lease (the
   lease itself, or the ``running`` mark its holder wrote when it took the lease); a result from any
   other host is refused.  If Redis lost both (flushed mid-job) the plan check alone decides, with a
@@ -20,17 +21,18 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import time
 from typing import Any
 
 import redis
 
-from swarmgym.campaign import load_campaign
+from swarmgym.campaign import campaign_path
 from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.queue import counters
+from swarmgym.queue import counters, plans
 from swarmgym.queue.lease import holder
 from swarmgym.queue.redis_util import PREFIX
 
@@ -53,6 +55,33 @@ def spec_hash(job: JobSpec) -> str:
     return hashlib.sha256(canon.encode()).hexdigest()
 
 
+_PLANNED: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}  # cid -> (plan file stamp, job_id -> spec hash)
+_PLANNED_LOCK = threading.Lock()
+
+
+def planned_hashes(cfg: Any, r: Any, cid: str) -> dict[str, str]:
+    """job_id -> spec hash of campaign ``cid``'s plan: this home's copy, else Redis's (then kept here).
+
+    Parsed once per plan version (the file's mtime and size), so a record costs O(1), not a parse of
+    the whole plan: 10,000 records do not read a 10,000-job plan 10,000 times.
+    """
+    path = campaign_path(cfg, cid)
+    if not path.is_file():
+        plans.load(cfg, cid, r)  # raises a one-line error naming both places when it is in neither
+    st = path.stat()
+    stamp = (st.st_mtime_ns, st.st_size)
+    with _PLANNED_LOCK:
+        hit = _PLANNED.get(cid)
+        if hit and hit[0] == stamp:
+            return hit[1]
+    hashes = {j.job_id: spec_hash(j) for j in plans.load(cfg, cid, r).jobs}
+    with _PLANNED_LOCK:
+        if len(_PLANNED) > 64:
+            _PLANNED.clear()
+        _PLANNED[cid] = (stamp, hashes)
+    return hashes
+
+
 def _lease_host(r: Any, res: JobResult) -> str | None:
     """The host the job's lease says ran it: the current holder, else the host of its running/done
     mark (the lease is released before ``record_job`` is sent); None when Redis lost both."""
@@ -67,13 +96,12 @@ def record_refusal(cfg: Any, r: Any, res: JobResult) -> str | None:
     """Why the coordinator must not record ``res`` (None: it may)."""
     job = res.job
     try:
-        plan = load_campaign(cfg, job.campaign_id)
-    except SwarmgymError:
-        return f"no saved plan for campaign {job.campaign_id!r}"
-    planned = next((j for j in plan.jobs if j.job_id == job.job_id), None)
-    if planned is None:
+        planned = planned_hashes(cfg, r, job.campaign_id)
+    except (SwarmgymError, OSError):
+        return f"no saved plan for campaign {job.campaign_id!r} (neither in this home nor in Redis)"
+    if job.job_id not in planned:
         return f"job {job.job_id!r} is not in the plan of {job.campaign_id}"
-    if spec_hash(planned) != spec_hash(job):
+    if planned[job.job_id] != spec_hash(job):
         return f"job {job.job_id!r}: spec differs from the saved plan (sha256 {spec_hash(job)[:12]})"
     leased = _lease_host(r, res)
     if leased is None:  # Redis was flushed mid-job: no evidence either way; the plan and spec still match
