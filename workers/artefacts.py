@@ -1,7 +1,7 @@
 """Ship a job's run folder (``runs/<session_id>/``) to the coordinator, or record where it stayed.
 
 Within ``cfg.queue.artefact_cap_mb`` the folder travels as a base64 gzip tarball in a
-``store_artefacts`` task; larger folders stay on the host and ``JobResult.artefacts`` says
+``record_job`` message, next to the JobResult; larger folders stay on the host and ``JobResult.artefacts`` says
 ``<host>:<absolute path>`` — never silently lost.
 """
 from __future__ import annotations

@@ -120,7 +120,10 @@ def to_coordinator(app, name: str, args: list, label: str) -> None:
                   argsrepr=repr([label]), kwargsrepr="{}")
 
 
-def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
+def pack_artefacts(cfg, res: JobResult) -> tuple[JobResult, str | None]:
+    """The job's run folder as a payload to ride with its record (None: nothing to ship), and the
+    result saying where the folder will be: ``runs/<session>`` on the coordinator, or
+    ``<host>:<path>`` when it is over ``queue.artefact_cap_mb`` and stays here."""
     folder = cfg.runs_dir / res.session_id
     try:
         payload, where = artefacts.ship(folder, cfg.queue.artefact_cap_mb)
@@ -128,11 +131,10 @@ def ship_artefacts(task, cfg, res: JobResult) -> JobResult:
         log.warning("artefacts of %s not packed: %s", res.session_id, e)
         payload, where = None, str(folder.resolve())
     if payload is not None:
-        to_coordinator(task.app, "swarmgym.store_artefacts", [res.session_id, payload], res.session_id)
-        return res.model_copy(update={"artefacts": where})
+        return res.model_copy(update={"artefacts": where}), payload
     if where:  # too big to ship: it stays on this host, and the record says where
-        return res.model_copy(update={"artefacts": f"{res.host}:{where}"})
-    return res
+        return res.model_copy(update={"artefacts": f"{res.host}:{where}"}), None
+    return res, None
 
 
 def _soft_limit(task) -> float | None:
@@ -213,11 +215,7 @@ def run_job_task(self, job: dict) -> dict:
         declare_queues(self.app, [COORDINATOR_QUEUE])  # bindings survive a Redis flush mid-campaign
     except Exception as e:
         log.warning("coordinator queue not declared: %s", e)
-    try:
-        res = ship_artefacts(self, cfg, res)
-    except Exception as e:  # broker down etc.: the folder stays on the host
-        log.warning("artefacts of %s not shipped: %s", res.session_id, e)
-        res = res.model_copy(update={"artefacts": f"{host}:{(cfg.runs_dir / res.session_id).resolve()}"})
+    res, bundle = pack_artefacts(cfg, res)
     out = res.model_dump(mode="json")
     try:  # the result is on its way to the coordinator: not lost while its ledger write is retried
         store.mark_job(r, spec.campaign_id, spec.job_id, "recording", host=host, task_id=self.request.id)
@@ -225,7 +223,7 @@ def run_job_task(self, job: dict) -> dict:
         pass
     for attempt in range(3):
         try:
-            to_coordinator(self.app, "swarmgym.record_job", [out], spec.job_id)
+            to_coordinator(self.app, "swarmgym.record_job", [out] if bundle is None else [out, bundle], spec.job_id)
             break
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)

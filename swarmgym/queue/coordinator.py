@@ -2,8 +2,9 @@
 
 ``record_job``        idempotent upsert of one JobResult into the ledger (duplicates change nothing),
                       batched with concurrent records (:class:`GroupWriter`), then counted
-                      (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it
-``store_artefacts``   unpack a host's shipped run folder into ``runs/<session_id>/``
+                      (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it.
+                      The host's run folder rides in the same message (``artefacts``, capped) and is
+                      unpacked into ``runs/<session_id>/`` once the record is accepted
 ``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, writes a
                       ``kind="campaign"`` record, leaves a summary in Redis, asks for the reports
 ``regenerate_reports`` BENCHMARK.md + CSVs from the whole ledger (coalesced requests)
@@ -197,7 +198,7 @@ def _retry(task, r, exc: BaseException, what: str):
 
 @shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True, max_retries=None,
              autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
-def record_job(self, result: dict) -> dict:
+def record_job(self, result: dict, artefacts: str | None = None) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
         return {"ignored": True}
     cfg = app_config(self.app)
@@ -220,6 +221,8 @@ def record_job(self, result: dict) -> dict:
     except durable.WRITE_ERRORS as e:
         raise _retry(self, r, e, res.job.job_id) from None
     durable.ok(r)
+    if artefacts and (new or not (cfg.runs_dir / res.session_id).exists()):  # accepted records only; a redelivery finishes
+        store_artefacts(cfg, res.session_id, artefacts)
     cid = res.job.campaign_id
     code, n, planned = counters.record(r, cid, res.job.job_id, host=res.host, overall=rec.overall)
     if code == -3:
@@ -231,17 +234,15 @@ def record_job(self, result: dict) -> dict:
     return out
 
 
-@shared_task(name="swarmgym.store_artefacts", bind=True, acks_late=True, ignore_result=True)
-def store_artefacts(self, session_id: str, payload: str) -> dict:
+def store_artefacts(cfg, session_id: str, payload: str) -> None:
+    """Unpack a recorded job's shipped run folder into ``runs/<session_id>/``; a bad bundle is logged,
+    never a reason to lose the record it came with."""
     from swarmgym.workers.artefacts import unpack
 
-    cfg = app_config(self.app)
     try:
-        dest = unpack(payload, cfg.runs_dir, session_id)
-        return {"session_id": session_id, "path": str(dest)}
+        unpack(payload, cfg.runs_dir, session_id)
     except Exception as e:
-        log.error("store_artefacts %s: %s", session_id, e)
-        return {"session_id": session_id, "error": str(e)[:500]}
+        log.error("artefacts of %s not stored: %s", session_id, e)
 
 
 @shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True, max_retries=None,

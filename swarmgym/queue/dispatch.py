@@ -69,14 +69,14 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
     tids = [(j.job_id, j.job_id if fresh else f"{j.job_id}~{uuid.uuid4().hex[:6]}") for j in jobs]
     counters.plan_jobs(r, cid, tids, ttl=cfg.queue.result_expires, requeued=not fresh, batch=batch * 4)
     sent = 0
+    queues = [queue_for_job({"pin_host": j.pin_host, "variant": j.variant}) for j in jobs]
     try:
-        declare_queues(app, {COORDINATOR_QUEUE, *(queue_for_job(j.model_dump()) for j in jobs)})
+        declare_queues(app, {COORDINATOR_QUEUE, *queues})
         with app.producer_or_acquire() as producer:
             for i in range(0, len(jobs), batch):
                 with producer.batch(max_size=batch * 4):
-                    for job, (_, tid) in zip(jobs[i:i + batch], tids[i:i + batch]):
-                        payload = job.model_dump(mode="json")
-                        app.send_task(RUN_JOB, args=[payload], queue=queue_for_job(payload), task_id=tid,
+                    for job, (_, tid), queue in zip(jobs[i:i + batch], tids[i:i + batch], queues[i:i + batch]):
+                        app.send_task(RUN_JOB, args=[job.model_dump(mode="json")], queue=queue, task_id=tid,
                                       producer=producer, ignore_result=True, retry=False, declare=[],
                                       argsrepr=_argsrepr(job), kwargsrepr="{}")
                 sent += len(jobs[i:i + batch])

@@ -12,7 +12,7 @@ from swarmgym.errors import UsageError
 
 COORDINATOR_QUEUE = "coordinator"
 RUN_JOB = "swarmgym.run_job"
-COORDINATOR_TASKS = ("swarmgym.record_job", "swarmgym.store_artefacts", "swarmgym.finalize_campaign",
+COORDINATOR_TASKS = ("swarmgym.record_job", "swarmgym.finalize_campaign",
                      "swarmgym.reconcile", "swarmgym.open_campaign", "swarmgym.mark_campaign",
                      "swarmgym.scheduled_campaign", "swarmgym.regenerate_reports")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")

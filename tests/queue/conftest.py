@@ -42,6 +42,23 @@ def redis_server():
     server.close()
 
 
+@pytest.fixture
+def own_redis():
+    """A redis-server of this test's own (a free port, no persistence), for tests that must not share
+    the session's; stopped at the end.  Under ``CI=true`` a missing redis-server fails, never skips."""
+    from swarmgym.errors import QueueError
+    from swarmgym.queue.localredis import LocalRedis
+
+    try:
+        server = LocalRedis()
+    except QueueError as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+    yield server
+    server.close()
+
+
 def client(db: int) -> redis.Redis:
     return redis.Redis.from_url(url(db), decode_responses=True, socket_connect_timeout=2)
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
 
 import pytest
-import redis
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
@@ -21,41 +18,12 @@ from tests.queue.conftest import SIM_ENV, wait_until, write_config
 pytestmark = pytest.mark.redis
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def throwaway_redis(tmp_path):
-    if not shutil.which("redis-server"):
-        pytest.skip("redis-server not installed")
-    port = _free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    r = redis.Redis(port=port)
-    wait_until(lambda: _ping(r), 20, 0.1, "redis-server answering")
-    yield port
-    proc.terminate()
-    proc.wait(timeout=10)
-
-
-def _ping(r) -> bool:
-    try:
-        return bool(r.ping())
-    except redis.RedisError:
-        return False
-
-
-def test_compare_over_the_fleet_records_every_run_via_the_coordinator(tmp_path, throwaway_redis):
+def test_compare_over_the_fleet_records_every_run_via_the_coordinator(tmp_path, own_redis):
     from swarmgym.queue.app import make_app
 
     home = tmp_path / "home"
     home.mkdir()
-    url = f"redis://127.0.0.1:{throwaway_redis}/"
-    write_config(home, broker_url=url + "0", result_backend=url + "1")
+    write_config(home, broker_url=own_redis.url(0), result_backend=own_redis.url(1))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GOOSE_SWARM_", "SWARMGYM_"))}
     fleet = LocalFleet(home, {**SIM_ENV, "SWARMGYM_SIM_TIME_SCALE": "0.005"}, die_with_parent=True)
     try:

@@ -3,12 +3,8 @@ from one job — real Celery workers against a throwaway redis-server on a free 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
 
 import pytest
-import redis
 import yaml
 
 from swarmgym.config import load_config
@@ -20,42 +16,13 @@ from tests.queue.conftest import SIM_ENV, wait_until
 pytestmark = pytest.mark.redis
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def redis_url():
-    if not shutil.which("redis-server"):
-        pytest.skip("redis-server not installed")
-    port = _free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    r = redis.Redis(port=port, socket_connect_timeout=1)
-    try:
-        wait_until(lambda: _pings(r), 20, 0.1, "the throwaway redis-server")
-        yield f"redis://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def _pings(r: redis.Redis) -> bool:
-    try:
-        return bool(r.ping())
-    except redis.RedisError:
-        return False
-
-
-@pytest.fixture
-def home(tmp_path, redis_url, monkeypatch):
+def home(tmp_path, own_redis, monkeypatch):
     for k in [k for k in os.environ if k.startswith("GOOSE_SWARM_")]:
         monkeypatch.delenv(k)  # the enqueuer sets no flag: whatever a record shows came from its host
     h = tmp_path / "home"
     h.mkdir()
-    q = {"broker_url": f"{redis_url}/0", "result_backend": f"{redis_url}/1", "visibility_timeout": 600,
+    q = {"broker_url": own_redis.url(0), "result_backend": own_redis.url(1), "visibility_timeout": 600,
          "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
          "schedule_grace": 1800, "reconcile_secs": 5}
     (h / "config.yaml").write_text(yaml.safe_dump({"queue": q, "swarm": {"timeout": 120}}))

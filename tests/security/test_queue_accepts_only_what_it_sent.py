@@ -101,18 +101,26 @@ def _wait_refused(r, kind: str, job_id: str, timeout: float = 60) -> dict:
     raise AssertionError(f"no {kind} refusal for {job_id}")
 
 
-def test_forged_record_job_sent_to_the_real_coordinator_is_refused(fleet, redis_server):
+def test_forged_record_job_sent_to_the_real_coordinator_is_refused_with_its_run_folder(fleet, redis_server, tmp_path):
+    from swarmgym.workers.artefacts import encode, pack
+
     r = redis_server.client()
     cfg = load_config(fleet.home, environ={})
     job = load_campaign(cfg, fleet.campaign_id).jobs[0]
     before = (fleet.home / "ledger" / "sessions.jsonl").read_text()
     forged = JobResult(job=job.model_copy(update={"job_id": job.job_id + "-x"}), session_id="s-forged",
                        host="h1", status="done")
-    fleet.extra["app"].send_task("swarmgym.record_job", args=[forged.model_dump(mode="json")], queue=COORDINATOR_QUEUE)
+    folder = tmp_path / "s-forged"  # a run folder riding with the forged record
+    folder.mkdir()
+    (folder / "session.json").write_text("{}")
+    bundle = encode(pack(folder, 1 << 20) or b"")
+    fleet.extra["app"].send_task("swarmgym.record_job", args=[forged.model_dump(mode="json"), bundle],
+                                 queue=COORDINATOR_QUEUE)
     rec = _wait_refused(r, "record_job", job.job_id + "-x")
     assert "not in the plan" in rec["reason"]
     assert (fleet.home / "ledger" / "sessions.jsonl").read_text() == before
     assert list((fleet.home / "runs" / "refused").glob("*record_job*.json"))
+    assert not (fleet.home / "runs" / "s-forged").exists()  # a refused record brings nothing into runs/
 
 
 def test_jobspec_env_injection_sent_to_a_real_host_worker_is_refused(fleet, redis_server, tmp_path):
