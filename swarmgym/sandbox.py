@@ -14,14 +14,12 @@ exactly as they would for a user who activated that environment; the inherited P
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -31,6 +29,7 @@ import psutil
 from swarmgym.isolation import Policy, get_backend
 from swarmgym.isolation.pids import PidsCgroup
 from swarmgym.isolation.policy import MB, Limits
+from swarmgym.isolation.spawn import spawn
 from swarmgym.proctree import kill_group
 from swarmgym.secrets import is_secret, is_secret_name
 
@@ -80,24 +79,6 @@ def helper_env(extra_secrets: set[str] | frozenset[str] = frozenset()) -> dict[s
     return {k: v for k, v in os.environ.items() if not is_secret(k, v, extra_secrets)}
 
 
-def _limiter(limits: Limits) -> Callable[[], None]:
-    def apply() -> None:
-        def cap(which: int, value: int) -> None:
-            try:
-                _, hard = resource.getrlimit(which)
-                if hard != resource.RLIM_INFINITY:
-                    value = min(value, hard)
-                resource.setrlimit(which, (value, value if hard == resource.RLIM_INFINITY else hard))
-            except (ValueError, OSError):
-                pass
-        cap(resource.RLIMIT_AS, limits.memory_mb * MB)
-        cap(resource.RLIMIT_CPU, limits.cpu_secs)
-        cap(resource.RLIMIT_NPROC, limits.max_procs)
-        cap(resource.RLIMIT_FSIZE, limits.file_size_mb * MB)
-        cap(resource.RLIMIT_CORE, 0)
-    return apply
-
-
 @dataclass
 class Boxed:
     """A started box: the process, and its pids cgroup (None where no cgroup is writable)."""
@@ -124,19 +105,9 @@ def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str,
         env["TMPDIR"] = str(private_tmp)
     wrapped = get_backend(backend).wrap(argv, policy, private_tmp)
     cgroup = PidsCgroup.create(policy.max_procs)
-    limiter = _limiter(policy.limits) if policy.limits else None
-
-    def pre() -> None:
-        if cgroup is not None:
-            cgroup.join()
-        if limiter is not None:
-            limiter()
-
     try:
-        proc = subprocess.Popen(wrapped, cwd=str(policy.workspace), env=env, stdin=subprocess.DEVNULL,
-                                stdout=stdout, stderr=stderr, start_new_session=True,
-                                preexec_fn=pre,  # noqa: PLW1509 - only writes a file and sets rlimits
-                                close_fds=True)
+        proc = spawn(wrapped, cwd=str(policy.workspace), env=env, stdout=stdout, stderr=stderr, cgroup=cgroup,
+                     limits=policy.limits)
     except BaseException:
         if cgroup is not None:
             cgroup.close()

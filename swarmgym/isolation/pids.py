@@ -77,13 +77,17 @@ class PidsCgroup:
             return None
         return cls(path)
 
-    def join(self) -> None:
-        """Move the calling process into this cgroup (runs in the child between fork and exec)."""
+    def add(self, pid: int) -> None:
+        """Move process ``pid`` into this cgroup (before it has started anything of its own)."""
         try:
             with open(self.path / "cgroup.procs", "w") as f:
-                f.write(str(os.getpid()))
+                f.write(str(pid))
         except OSError:
             pass  # the cgroup vanished: the rlimits still apply, and the box's teardown still kills
+
+    def join(self) -> None:
+        """Move the calling process into this cgroup (runs in the child between fork and exec)."""
+        self.add(os.getpid())
 
     def pids(self) -> list[int]:
         try:
