@@ -175,7 +175,9 @@ def _reader(path, rounds, out):
 
 def test_readers_see_a_consistent_growing_ledger_while_it_is_written(tmp_path):
     Ledger(tmp_path)
-    ctx = mp.get_context("fork")
+    # spawn, not fork: fresh processes, like the real reader (`status`) and writer (the coordinator);
+    # a fork of the test process would inherit whatever lock an earlier test's leftover thread held
+    ctx = mp.get_context("spawn")
     out = ctx.Queue()
     writer = ctx.Process(target=_writer, args=(tmp_path, 150))
     readers = [ctx.Process(target=_reader, args=(tmp_path, 40, out)) for _ in range(2)]
