@@ -78,7 +78,8 @@ def rdb(redis_server):
 
 
 def write_config(home, **queue) -> None:
-    q = {"broker_url": url(BROKER_DB), "result_backend": url(BACKEND_DB), "visibility_timeout": 600,
+    q = {"broker_url": queue.get("broker_url") or url(BROKER_DB),
+         "result_backend": queue.get("result_backend") or url(BACKEND_DB), "visibility_timeout": 600,
          "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
          "schedule_grace": 1800, "reconcile_secs": 5}
     q.update(queue)
