@@ -59,7 +59,8 @@ def cgroup_root() -> Path | None:
 
 
 class PidsCgroup:
-    """One box's cgroup: ``join`` (in the child before exec), ``kill_all`` and ``close`` after."""
+    """One box's cgroup: ``add`` (its first process, before it runs anything) or ``join`` (in a preexec),
+    ``kill_all`` and ``close`` after."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

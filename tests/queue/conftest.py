@@ -25,17 +25,22 @@ def url(db: int = BROKER_DB) -> str:
     return _SERVER[0].url(db)
 
 
-@pytest.fixture(scope="session")
-def redis_server():
+def start_redis():
+    """A throwaway redis-server (free port, no persistence); under ``CI=true`` a missing one fails, never skips."""
     from swarmgym.errors import QueueError
     from swarmgym.queue.localredis import LocalRedis
 
     try:
-        server = LocalRedis()
+        return LocalRedis()
     except QueueError as e:
         if os.environ.get("CI") == "true":
             pytest.fail(str(e))
         pytest.skip(str(e))
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    server = start_redis()
     _SERVER.append(server)
     yield server
     _SERVER.remove(server)
@@ -44,17 +49,8 @@ def redis_server():
 
 @pytest.fixture
 def own_redis():
-    """A redis-server of this test's own (a free port, no persistence), for tests that must not share
-    the session's; stopped at the end.  Under ``CI=true`` a missing redis-server fails, never skips."""
-    from swarmgym.errors import QueueError
-    from swarmgym.queue.localredis import LocalRedis
-
-    try:
-        server = LocalRedis()
-    except QueueError as e:
-        if os.environ.get("CI") == "true":
-            pytest.fail(str(e))
-        pytest.skip(str(e))
+    """A redis-server of this test's own, for tests that must not share the session's."""
+    server = start_redis()
     yield server
     server.close()
 
