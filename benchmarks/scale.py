@@ -134,6 +134,22 @@ def record_times(log: Path, start: int) -> list[float]:
     return [float(x) for x in SUCCEEDED.findall(text)]
 
 
+def enqueue_only(home: Path, n: int) -> dict:
+    """Enqueue alone (no host consuming beside it): what a fleet whose hosts are other machines sees."""
+    cfg = load_config(home)
+    app, r = make_app(cfg), for_config(cfg)
+    cid = f"enq-{n}-{int(time.time())}"
+    camp = plan(cfg, cid, n)
+    mem0 = int(r.info("memory")["used_memory"])
+    t0, c0 = time.perf_counter(), time.process_time()
+    save_campaign(cfg, camp)
+    store.ensure_redis(r, camp)
+    dispatch.send_jobs(app, cfg, cid, camp.jobs, fresh=True)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"jobs": n, "enqueue_ms_per_job": round(1000 * wall / n, 3), "enqueue_cpu_ms_per_job": round(1000 * cpu / n, 3),
+            "redis_bytes_per_queued_job": round((int(r.info("memory")["used_memory"]) - mem0) / n)}
+
+
 def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int, kill_host: bool) -> dict:
     cfg = load_config(home)
     app = make_app(cfg)
@@ -225,8 +241,16 @@ def main() -> None:
     ap.add_argument("--hosts", type=int, default=20)
     ap.add_argument("--kill-host", action="store_true", help="SIGKILL one host a third of the way through")
     ap.add_argument("--json", action="store_true", help="one JSON object per size")
+    ap.add_argument("--enqueue-only", action="store_true", help="only enqueue each size, with no host running")
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",") if x.strip()]
+    if a.enqueue_only:
+        with LocalRedis() as redis:
+            home = make_home(Path(tempfile.mkdtemp(prefix="swarmgym-scale-")), redis)
+            enqueue_only(home, 50)  # warm: imports, connections, queue declarations
+            for n in sizes:
+                print(json.dumps(enqueue_only(home, n)), flush=True)
+        return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the fleet and Redis on the way out
     root = Path(tempfile.mkdtemp(prefix="swarmgym-scale-"))
     results = []
