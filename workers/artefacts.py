@@ -2,14 +2,21 @@
 
 Within ``cfg.queue.artefact_cap_mb`` the folder travels as a base64 gzip tarball in a
 ``record_job`` message, next to the JobResult; larger folders stay on the host and ``JobResult.artefacts`` says
-``<host>:<absolute path>`` — never silently lost.
+``<host>:<absolute path>`` — never silently lost.  ``report.html`` is rendered from ``session.json``
+(:mod:`swarmgym.reports.session`), so it does not travel: the coordinator renders it again on
+arrival, which makes the message ~40 % smaller (it is what every finished job holds in Redis until
+the coordinator takes it).
 """
 from __future__ import annotations
 
 import base64
 import io
 import tarfile
+import logging
 from pathlib import Path
+
+log = logging.getLogger(__name__)
+DERIVED = ("report.html",)  # rebuilt from session.json on arrival, never shipped
 
 
 def pack(folder: Path, cap_bytes: int) -> bytes | None:
@@ -18,8 +25,9 @@ def pack(folder: Path, cap_bytes: int) -> bytes | None:
     if total > cap_bytes * 4:  # clearly too big even after compression: don't bother
         return None
     buf = io.BytesIO()
+    derived = {f"{folder.name}/{name}" for name in DERIVED}
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        tar.add(str(folder), arcname=folder.name)
+        tar.add(str(folder), arcname=folder.name, filter=lambda ti: None if ti.name in derived else ti)
     data = buf.getvalue()
     return data if len(data) <= cap_bytes else None
 
@@ -38,7 +46,23 @@ def unpack(b64: str, runs_dir: Path, session_id: str) -> Path:
         members = [m for m in tar.getmembers()
                    if (m.name == session_id or m.name.startswith(session_id + "/")) and (m.isfile() or m.isdir())]
         tar.extractall(runs_dir, members=members, filter="data")
+    render_report(dest)
     return dest
+
+
+def render_report(folder: Path) -> None:
+    """Write ``report.html`` from the folder's ``session.json`` (the host left it out of the bundle)."""
+    from swarmgym.atomic import atomic_write_text
+    from swarmgym.models import SessionDoc
+    from swarmgym.reports.session import render_html
+
+    doc_path = folder / "session.json"
+    if not doc_path.is_file() or (folder / "report.html").exists():
+        return
+    try:
+        atomic_write_text(folder / "report.html", render_html(SessionDoc.model_validate_json(doc_path.read_text())))
+    except (OSError, ValueError) as e:  # the record and the JSON stand without the page
+        log.warning("%s: report.html not rendered (%s)", folder, str(e).splitlines()[0][:200])
 
 
 def ship(folder: Path, cap_mb: float) -> tuple[str | None, str]:
