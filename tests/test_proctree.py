@@ -14,20 +14,27 @@ from swarmgym.proctree import alive, kill_tree, kill_with_group
 SCRIPT = "sleep 300 & setsid sleep 301 & wait"
 
 
+def _escaped(kids: list[psutil.Process], pgid: int) -> bool:
+    try:
+        return any(os.getpgid(k.pid) != pgid for k in kids)
+    except ProcessLookupError:
+        return False
+
+
 def _wait_children(pid: int, n: int) -> list[psutil.Process]:
+    """``n`` descendants, one of which has already left the group (setsid runs a moment after fork)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         kids = psutil.Process(pid).children(recursive=True)
-        if len(kids) >= n:
+        if len(kids) >= n and _escaped(kids, pid):
             return kids
         time.sleep(0.02)
-    raise AssertionError("children did not start")
+    raise AssertionError("children did not start, or none left the group")
 
 
 def test_kill_tree_kills_the_group_and_a_descendant_that_left_it():
     proc = subprocess.Popen(["bash", "-c", SCRIPT], start_new_session=True)
-    kids = _wait_children(proc.pid, 2)
-    assert any(os.getpgid(k.pid) != proc.pid for k in kids)  # one really left the group
+    kids = _wait_children(proc.pid, 2)  # one really left the group
     kill_tree(proc.pid, kids)
     proc.wait(timeout=5)
     assert not any(alive(k) for k in kids)

@@ -43,11 +43,19 @@ def unpack(b64: str, runs_dir: Path, session_id: str) -> Path:
         return dest
     runs_dir.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(base64.b64decode(b64)), mode="r:gz") as tar:
-        members = [m for m in tar.getmembers()
-                   if (m.name == session_id or m.name.startswith(session_id + "/")) and (m.isfile() or m.isdir())]
-        tar.extractall(runs_dir, members=members, filter="data")
+        members = [m for m in tar.getmembers() if _plain_member(m, session_id)]
+        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 (and 3.8–3.10 security releases)
+            tar.extractall(runs_dir, members=members, filter="data")
+        else:  # older: the members are already plain files and folders inside session_id
+            tar.extractall(runs_dir, members=members)
     render_report(dest)
     return dest
+
+
+def _plain_member(m: tarfile.TarInfo, session_id: str) -> bool:
+    """A file or folder inside ``session_id/``: no links, devices, absolute paths or ``..``."""
+    inside = m.name == session_id or m.name.startswith(session_id + "/")
+    return inside and (m.isfile() or m.isdir()) and ".." not in Path(m.name).parts and not m.name.startswith("/")
 
 
 def render_report(folder: Path) -> None:

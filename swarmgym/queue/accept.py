@@ -27,6 +27,7 @@ from typing import Any
 
 import redis
 
+from swarmgym.atomic import atomic_write_text
 from swarmgym.campaign import campaign_path
 from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
@@ -114,20 +115,20 @@ def record_refusal(cfg: Any, r: Any, res: JobResult) -> str | None:
 def keep_refused(cfg: Any, r: Any, kind: str, job_id: str, reason: str, payload: dict) -> dict:
     """Log, count and keep a refused message; returns the task's (visible) answer."""
     log.error("refused %s for %s: %s", kind, job_id, reason)
+    try:  # the payload first: whoever sees the refusal counted can read it at once
+        folder = cfg.runs_dir / "refused"
+        folder.mkdir(parents=True, exist_ok=True)
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in job_id)[:120]
+        atomic_write_text(folder / f"{safe}-{kind}-{time.time_ns()}.json",
+                          json.dumps({"reason": reason, "payload": payload}, indent=1, default=str))
+    except OSError as e:
+        log.warning("refused %s for %s not kept on disk: %s", kind, job_id, e)
     line = json.dumps({"ts": time.time(), "kind": kind, "job_id": job_id, "reason": reason})
     try:
         r.lpush(REFUSED_LIST, line)
         r.ltrim(REFUSED_LIST, 0, 999)
     except redis.RedisError as e:  # the log line and the file still say it
         log.warning("refusal of %s not counted in Redis: %s", job_id, e)
-    try:
-        folder = cfg.runs_dir / "refused"
-        folder.mkdir(parents=True, exist_ok=True)
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in job_id)[:120]
-        (folder / f"{safe}-{kind}-{time.time_ns()}.json").write_text(
-            json.dumps({"reason": reason, "payload": payload}, indent=1, default=str))
-    except OSError as e:
-        log.warning("refused %s for %s not kept on disk: %s", kind, job_id, e)
     return {"refused": True, "kind": kind, "job_id": job_id, "reason": reason}
 
 
