@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import base64
 import io
-import tarfile
 import logging
+import os
+import tarfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,10 @@ def unpack(b64: str, runs_dir: Path, session_id: str) -> Path:
         members = [m for m in tar.getmembers() if _plain_member(m, session_id)]
         if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 (and 3.8–3.10 security releases)
             tar.extractall(runs_dir, members=members, filter="data")
-        else:  # older: the members are already plain files and folders inside session_id
+        else:  # older: the members are already plain files and folders inside session_id; drop owner and mode bits
+            for m in members:
+                m.mode &= 0o755
+                m.uid, m.gid, m.uname, m.gname = os.getuid(), os.getgid(), "", ""
             tar.extractall(runs_dir, members=members)
     render_report(dest)
     return dest
