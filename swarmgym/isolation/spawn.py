@@ -14,6 +14,7 @@ Limits are set soft = hard = min(asked, the current hard limit), so the box can 
 """
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import shutil
@@ -58,10 +59,16 @@ def apply_rlimits(limits: Limits) -> None:
             pass
 
 
+@functools.lru_cache(maxsize=1)
+def prlimit_binary() -> str | None:
+    """util-linux's ``prlimit`` on Linux (looked up once per process), else None."""
+    return shutil.which("prlimit") if os.uname().sysname == "Linux" else None
+
+
 def spawn(argv: list[str], *, cwd: str, env: dict[str, str], stdout: IO[bytes], stderr: IO[bytes],
           cgroup: PidsCgroup | None, limits: Limits | None) -> subprocess.Popen:
     """Start ``argv`` in a new session, in ``cgroup`` (if any) and under ``limits`` (if any)."""
-    prlimit = shutil.which("prlimit") if os.uname().sysname == "Linux" else None
+    prlimit = prlimit_binary()
     common: dict = dict(cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
                         start_new_session=True, close_fds=True)
     if prlimit is None:
