@@ -6,9 +6,11 @@ process (``runpy``, the app's modules re-imported per row, stdout/stderr capture
 disagrees with its golden value is re-run as real subprocesses, and only that result counts — so
 running in-process can speed a check up but never fail an app that a plain ``python3 -m`` passes.
 
-Row: ``{"id", "req": [...], "steps": [{"argv": [...], "exit": N, "out": MODE, "stdout": GOLDEN,
-"err": PREFIX?, "files": {PATH: {"csv": [[...]]}}}]}``; ``{db}`` and ``{dir}`` in argv and paths
-become a fresh per-row file / folder.  Output: one JSON line ``{"rows", "failed": [...]}``.
+Row: ``{"id", "req": [...], "edges": [...]?, "files_in": {PATH: TEXT}?, "steps": [{"argv": [...],
+"stdin": TEXT?, "exit": N, "out": MODE, "stdout": GOLDEN, "err": PREFIX?, "files": {PATH: {"csv": [[...]]}
+| {"text": TEXT} | {"json": DATA} | {"absent": true}}}]}``; ``{db}`` and ``{dir}`` in argv and paths
+become a fresh per-row file / folder; ``files_in`` are written before the first step.
+Output: one JSON line ``{"rows", "failed": [...]}``.
 """
 import contextlib
 import csv
@@ -26,14 +28,15 @@ import traceback
 CONFIRM_CAP = 8  # failing rows re-run as subprocesses; past this many the rest are "unconfirmed"
 
 
-def run_inproc(module, argv):
+def run_inproc(module, argv, stdin=None):
     for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
         del sys.modules[name]
     out, err = io.StringIO(), io.StringIO()
-    saved = sys.argv[:], list(sys.path)
+    saved = sys.argv[:], list(sys.path), sys.stdin
     code = 0
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         sys.argv = [module, *argv]
+        sys.stdin = io.StringIO(stdin or "")
         try:
             runpy.run_module(module, run_name="__main__", alter_sys=True)
         except SystemExit as e:
@@ -48,14 +51,14 @@ def run_inproc(module, argv):
             traceback.print_exc()
             code = 1
         finally:
-            sys.argv, sys.path[:] = saved[0], saved[1]
+            sys.argv, sys.path[:], sys.stdin = saved[0], saved[1], saved[2]
     return code, out.getvalue(), err.getvalue()
 
 
-def run_subproc(module, argv):
+def run_subproc(module, argv, stdin=None):
     try:
         p = subprocess.run([sys.executable, "-m", module, *argv], check=False, capture_output=True, text=True,
-                           stdin=subprocess.DEVNULL, timeout=30)
+                           input=stdin or "", timeout=30)
     except subprocess.TimeoutExpired:
         return None, "", "timed out after 30 s"
     return p.returncode, p.stdout, p.stderr
@@ -114,14 +117,32 @@ def step_problem(step, code, out, err, subst):
     if not stdout_ok(step.get("out", "any"), step.get("stdout"), out):
         return f"stdout {out[-300:]!r}, want {step.get('stdout')!r} ({step.get('out')})"
     for path, want in (step.get("files") or {}).items():
-        real = subst(path)
+        problem = file_problem(path, subst(path), want)
+        if problem:
+            return problem
+    return None
+
+
+def file_problem(path, real, want):
+    """Why the file at ``real`` is not what ``want`` ({csv|text|json|absent}) says, or None."""
+    if want.get("absent"):
+        return f"file {path} should not exist" if os.path.exists(real) else None
+    try:
+        with open(real, newline="", encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        return f"file {path}: {getattr(e, 'strerror', None) or e}"
+    if "csv" in want:
+        rows = list(csv.reader(io.StringIO(text)))
+        return None if rows == want["csv"] else f"file {path} holds {rows[:4]!r}, want {want['csv'][:4]!r}"
+    if "json" in want:
         try:
-            with open(real, newline="") as f:
-                rows = list(csv.reader(f))
-        except OSError as e:
-            return f"file {path}: {e.strerror}"
-        if rows != want["csv"]:
-            return f"file {path} holds {rows[:4]!r}, want {want['csv'][:4]!r}"
+            ok = same_json(want["json"], json.loads(text))
+        except ValueError:
+            ok = False
+        return None if ok else f"file {path} holds {text[:200]!r}, want JSON {json.dumps(want['json'])[:200]}"
+    if _lines(text) != _lines(want["text"]):
+        return f"file {path} holds {text[:200]!r}, want {want['text'][:200]!r}"
     return None
 
 
@@ -131,8 +152,11 @@ def run_row(module, row, runner):
         def subst(s):
             return s.replace("{db}", os.path.join(tmp, "t.db")).replace("{dir}", tmp)
 
+        for path, text in (row.get("files_in") or {}).items():
+            with open(subst(path), "w", encoding="utf-8", newline="") as f:
+                f.write(text)
         for n, step in enumerate(row["steps"]):
-            code, out, err = runner(module, [subst(a) for a in step["argv"]])
+            code, out, err = runner(module, [subst(a) for a in step["argv"]], step.get("stdin"))
             problem = step_problem(step, code, out, err, subst)
             if problem:
                 return {"step": n, "argv": step["argv"], "problem": problem}

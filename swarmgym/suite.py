@@ -28,6 +28,7 @@ from pydantic import (
     model_validator,
 )
 
+from swarmgym.edges import known_classes
 from swarmgym.errors import SuiteError
 
 CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential")
@@ -51,6 +52,7 @@ class Check(_Strict):
     table: str | None = None        # differential: frozen golden table (JSON), relative to the suite folder
     module: str | None = None       # differential: the module run as ``python3 -m MODULE``
     covers: list[str] | None = None  # requirement ids this check answers for (None: an untraced suite)
+    edges: list[str] | None = None   # edge classes this check samples for the requirements it covers
     hard_only: bool = False         # only graded on the extreme tier (hard prompt)
     timeout: float | None = None    # per-check override of checks.timeout
     description: str = ""
@@ -78,6 +80,13 @@ class Requirement(_Strict):
     id: str
     text: str
     hard_only: bool = False
+    # input name -> its edge classes (swarmgym.edges); {} for a requirement that takes no input
+    # (layout, README); None: not declared (suites before bench-v3)
+    inputs: dict[str, list[str]] | None = None
+
+    def edge_classes(self) -> list[str]:
+        """Every edge class any of this requirement's inputs declares (sorted, once each)."""
+        return sorted({c for classes in (self.inputs or {}).values() for c in classes})
 
 
 class Spec(_Strict):
@@ -100,6 +109,8 @@ class Spec(_Strict):
 class Suite(_Strict):
     name: str
     description: str = ""
+    edge_classes: dict[str, str] = Field(default_factory=dict)  # the suite's own edge classes (name: description)
+    min_mutants_per_spec: int = 0  # a kit rule (bench-v3: 30); not part of the hash, like the description
     specs: list[Spec]
     root: Path | None = Field(None, exclude=True)
 
@@ -147,6 +158,7 @@ class Mutant(_Strict):
     targets: list[str] = Field(default_factory=list)  # checks it must fail (folder mutants of bench-v1)
     breaks: list[str] = Field(default_factory=list)   # requirement ids it breaks (patch mutants)
     failure: str = "liar"
+    edge: str | None = None  # the edge class it is wrong on (right on the common case): an edge mutant
     delete: list[str] = Field(default_factory=list)  # reference files the mutant removes
     patch: list[Hunk] = Field(default_factory=list)   # edits applied to the reference
     rename: dict[str, str] = Field(default_factory=dict)  # reference path -> where the mutant puts it
@@ -229,6 +241,9 @@ def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suit
     if not path.is_file():
         raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r})")
     data = _read_yaml(path)
+    specs = data.get("specs")
+    if isinstance(specs, list):
+        data = {**data, "specs": [_spec_file(path, s) if isinstance(s, str) else s for s in specs]}
     try:
         suite = Suite.model_validate({**data, "root": path.parent})
     except ValidationError as e:
@@ -241,6 +256,7 @@ def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suit
         if len(set(names)) != len(names):
             raise SuiteError(f"{path}: spec {s.id}: check names must be unique")
         _check_trace(path, s)
+        _check_edges(path, s, known_classes(suite.edge_classes))
         for c in s.checks:
             c._root = path.parent
     return suite
@@ -258,6 +274,37 @@ def _check_trace(path: Path, spec: Spec) -> None:
         unknown = [r for r in c.covers or [] if r not in ids]
         if unknown:
             raise SuiteError(f"{path}: spec {spec.id}: check {c.name!r} covers unknown requirement {unknown[0]!r}")
+
+
+def _spec_file(suite_path: Path, rel: str) -> Spec:
+    """A spec kept in its own file (``specs: [specs/crud.yaml, …]``): one mapping, checked on its own
+    so that an error names that file."""
+    path = suite_path.parent / rel
+    if not path.is_file():
+        raise SuiteError(f"{suite_path}: specs: no such spec file {rel!r}")
+    try:
+        return Spec.model_validate(_read_yaml(path))
+    except ValidationError as e:
+        raise _fail(path, e) from None
+
+
+def _check_edges(path: Path, spec: Spec, known: dict[str, str]) -> None:
+    """Every edge class a requirement, check or mutant names is a known one (swarmgym.edges)."""
+    def unknown(names, where: str) -> None:
+        bad = [n for n in names if n not in known]
+        if bad:
+            raise SuiteError(f"{path}: spec {spec.id}: {where} names unknown edge class {bad[0]!r}; "
+                             f"expected one of {', '.join(known)} (or declare it under edge_classes)")
+
+    for r in spec.requirements or []:
+        for name, classes in (r.inputs or {}).items():
+            if not classes:
+                raise SuiteError(f"{path}: spec {spec.id}: requirement {r.id} input {name!r} lists no edge class")
+            unknown(classes, f"requirement {r.id} input {name!r}")
+    for c in spec.checks:
+        unknown(c.edges or [], f"check {c.name!r}")
+        if c.edges and not c.covers:
+            raise SuiteError(f"{path}: spec {spec.id}: check {c.name!r} lists edges but covers no requirement")
 
 
 def load_mutant(d: Path) -> Mutant:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import click
+from rich.markup import escape
 
 from swarmgym.cli import config_from
 from swarmgym.errors import SuiteError
@@ -143,35 +144,57 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
 @click.option("--json", "as_json", is_flag=True, help="Print the matrix as JSON instead of a table.")
 @click.pass_context
 def coverage_cmd(ctx: click.Context, suite_name, specs, as_json) -> None:
-    """Print the matrix requirement × checks that cover it × mutants that break it.
+    """Print requirement × checks × mutants, and requirement × edge class × rows × mutants.
 
-    Exits 1 when a requirement has no check or no mutant (run `suite verify` to prove the kills).
+    Exits 1 when a requirement has no check or no mutant, or a declared edge class has no golden
+    row or no edge mutant (run `suite verify` to prove the kills).
     """
     from rich.console import Console
-    from rich.table import Table
 
     from swarmgym.coverage import coverage
 
     cfg = config_from(ctx)
     suite = _load(cfg, suite_name)
     cov = coverage(suite, list(specs) or None)
-    holes = bool(cov.without_check or cov.without_mutant)
     if as_json:
-        click.echo(json.dumps({**cov.model_dump(mode="json"), "per_spec": cov.per_spec(), "ok": not holes}, indent=2))
-        ctx.exit(1 if holes else 0)
+        click.echo(json.dumps({**cov.model_dump(mode="json"), "per_spec": cov.per_spec(), "ok": cov.ok}, indent=2))
+        ctx.exit(0 if cov.ok else 1)
+    out = Console()
+    out.print(_requirement_table(cov))
+    if cov.edges:
+        out.print(_edge_table(cov))
+    for spec, n in cov.per_spec().items():
+        out.print(f"{spec}: {n['requirements']} requirements, {n['covered']} with a check, {n['broken']} with a mutant")
+    for spec in cov.untraced_specs:
+        out.print(f"[yellow]{spec}: no requirements listed (an untraced suite)[/]")
+    for p in cov.problems:
+        out.print(f"[red]HOLE[/] {escape(p)}")
+    ctx.exit(0 if cov.ok else 1)
+
+
+def _requirement_table(cov):
+    from rich.table import Table
+
     t = Table(title=f"suite {cov.suite} ({cov.hash}): requirement × checks × mutants", title_justify="left")
     for col in ("spec", "requirement", "checks", "mutants that break it"):
         t.add_column(col, overflow="fold")
     for r in cov.rows:
         t.add_row(r.spec, r.id + (" (hard)" if r.hard_only else ""), " ".join(r.checks) or "[red]NONE[/]",
                   " ".join(r.mutants) or "[red]NONE[/]")
-    out = Console()
-    out.print(t)
-    for spec, n in cov.per_spec().items():
-        out.print(f"{spec}: {n['requirements']} requirements, {n['covered']} with a check, {n['broken']} with a mutant")
-    for spec in cov.untraced_specs:
-        out.print(f"[yellow]{spec}: no requirements listed (an untraced suite)[/]")
-    ctx.exit(1 if holes else 0)
+    return t
+
+
+def _edge_table(cov):
+    from rich.table import Table
+
+    t = Table(title=f"suite {cov.suite}: requirement × edge class × golden rows × edge mutants", title_justify="left")
+    for col in ("spec", "requirement", "edge class", "rows", "checks", "edge mutants"):
+        t.add_column(col, overflow="fold")
+    for c in cov.edges:
+        sampled = c.rows or c.checks
+        t.add_row(c.spec, c.id, c.edge, str(c.rows) if sampled else "[red]0[/]", " ".join(c.checks) or "-",
+                  " ".join(c.mutants) or "-")
+    return t
 
 
 def register(cli: click.Group) -> None:
