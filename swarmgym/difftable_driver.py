@@ -7,7 +7,7 @@ disagrees with its golden value is re-run as real subprocesses, and only that re
 running in-process can speed a check up but never fail an app that a plain ``python3 -m`` passes.
 
 Row: ``{"id", "req": [...], "edges": [...]?, "files_in": {PATH: TEXT}?, "steps": [{"argv": [...],
-"stdin": TEXT?, "exit": N, "out": MODE, "stdout": GOLDEN, "err": PREFIX?, "files": {PATH: {"csv": [[...]]}
+"stdin": TEXT?, "exit": N | "nonzero", "out": MODE, "stdout": GOLDEN, "err": PREFIX?, "files": {PATH: {"csv": [[...]]}
 | {"text": TEXT} | {"json": DATA} | {"absent": true}}}]}``; ``{db}`` and ``{dir}`` in argv and paths
 become a fresh per-row file / folder; ``files_in`` are written before the first step.
 Output: one JSON line ``{"rows", "failed": [...]}``.
@@ -107,7 +107,10 @@ def stdout_ok(mode, want, text):
 def step_problem(step, code, out, err, subst):
     if "Traceback (most recent call last)" in out + err:
         return "printed a Python traceback"
-    if code != step["exit"]:
+    if step["exit"] == "nonzero":  # a usage error the prompt leaves the form of: any failure, no traceback
+        if code in (0, None):
+            return f"exit {code}, want a non-zero exit"
+    elif code != step["exit"]:
         return f"exit {code}, want {step['exit']}"
     prefix = step.get("err")
     if prefix is not None:

@@ -11,11 +11,13 @@ rows and calls :func:`answer` then :func:`write`::
 A row is ``{id, req, edges, files_in?, steps}``: ``req`` the requirement ids it answers for, ``edges``
 the edge classes it samples (``[]`` for the common case; see :mod:`swarmgym.edges`), ``files_in``
 files written into the row's folder (``{dir}/…``) before its first step.  A step is ``{argv, stdin?,
-out, stdout?, files?, expect_exit?}``: ``out`` says how stdout will be compared (``exact``, ``json``,
+out, stdout?, files?, expect_exit?, usage?}``: ``out`` says how stdout will be compared (``exact``, ``json``,
 ``number2`` / ``order`` with the tokens given as ``stdout``, ``any``); ``files`` maps a path the step
 writes to ``csv`` | ``text`` | ``json``.  :func:`answer` runs each step as ``python3 -m MODULE`` in the
 reference folder (a fresh temp folder per row for ``{db}`` / ``{dir}``) and records the exit status,
-stdout, the stderr prefix of an error and the files — the golden values.  ``expect_exit`` and
+stdout, the stderr prefix of an error and the files — the golden values.  ``usage=True`` marks a step
+whose failure the prompt does not shape (a required option left out: argparse exits 2 with its own
+message): the golden row then asks only for a non-zero exit and no traceback (``"exit": "nonzero"``).  ``expect_exit`` and
 ``expect`` (a callable given the stdout) are the generator's own review: the reference must agree
 with a model of the prompt, so a reference bug cannot become a golden value unnoticed.
 """
@@ -40,7 +42,7 @@ FILE_KINDS = ("csv", "text", "json")
 
 def step(argv: list[str], *, out: str = "exact", stdin: str | None = None, stdout: Any = None,
          files: dict[str, str] | None = None, expect_exit: int | None = None,
-         expect: Callable[[str], bool] | None = None) -> dict[str, Any]:
+         expect: Callable[[str], bool] | None = None, usage: bool = False) -> dict[str, Any]:
     """One command of a row (see the module docstring for the fields)."""
     if out not in OUT_MODES:
         raise SuiteError(f"step {argv}: out must be one of {', '.join(OUT_MODES)}, got {out!r}")
@@ -48,7 +50,7 @@ def step(argv: list[str], *, out: str = "exact", stdin: str | None = None, stdou
         if kind not in FILE_KINDS:
             raise SuiteError(f"step {argv}: file {path} kind must be one of {', '.join(FILE_KINDS)}, got {kind!r}")
     return {"argv": list(argv), "out": out, "stdin": stdin, "stdout": stdout, "files": files or {},
-            "expect_exit": expect_exit, "expect": expect}
+            "expect_exit": expect_exit, "expect": expect, "usage": usage}
 
 
 def row(row_id: str, req: list[str], edges: list[str], *steps: dict[str, Any],
@@ -109,6 +111,10 @@ def _answer_step(reference: Path, module: str, row_id: str, st: dict[str, Any], 
     if st["stdin"] is not None:
         golden["stdin"] = st["stdin"]
     mode = st["out"]
+    if st["usage"]:
+        if code == 0:
+            raise SuiteError(f"{where}: a usage-error step, but the reference exits 0")
+        return {**golden, "exit": "nonzero", "out": "any"}
     if code != 0:
         golden["err"] = err_prefix
         lines = [ln for ln in stderr.splitlines() if ln.strip()]

@@ -142,3 +142,19 @@ print(sys.stdin.read().upper(), end="")
     assert rows[0]["files_in"] == {"{dir}/in.txt": "a=1\nb=x=y\n"}
     assert rows[0]["steps"][0]["stdout"] == "HI\n" and rows[0]["steps"][0]["stdin"] == "hi\n"
     assert rows[0]["steps"][0]["files"] == {"{dir}/out.json": {"json": {"a": "1", "b": "x=y"}}}
+
+
+def test_a_usage_error_row_accepts_any_non_zero_exit_but_not_success(tmp_path):
+    root = _suite(tmp_path, ["negative", "whitespace", "missing"],
+                  [*ROWS, row("no-n", ["H-HALF"], ["missing"], step(["half"], usage=True))], MUTANTS)
+    golden = json.loads((root / "tables" / "halver.json").read_text())["rows"][-1]["steps"][0]
+    assert golden == {"argv": ["half"], "exit": "nonzero", "out": "any"}
+    lenient = {"name": "no-n-is-zero", "breaks": ["H-HALF"], "failure": "liar", "edge": "missing",
+               "description": "a missing N halves zero",
+               "patch": [{"file": "halver/__main__.py", "old": "if len(argv) != 2 or", "new": "argv = argv + ['0'] if len(argv) == 1 else argv\n    if len(argv) != 2 or"}]}
+    (root / "apps" / "halver" / "mutants.yaml").write_text(yaml.safe_dump({"mutants": [*MUTANTS, lenient]}))
+    cfg = load_config(tmp_path / "home", overrides={"checks.timeout": 60})
+    rows = {r.name: r for r in verify_suite(load_suite(root), cfg, workers=2, mutants=["no-n-is-zero"]).rows}
+    assert rows["reference"].ok  # exit 1 with "error: usage" is a non-zero exit
+    detail = rows["no-n-is-zero"].results[0].detail
+    assert "no-n `half`: exit 0, want a non-zero exit" in detail
