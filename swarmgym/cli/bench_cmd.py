@@ -84,10 +84,19 @@ def register(cli: click.Group) -> None:
                 progress.console.print(_line(res) + ("" if new else "  [dim](already recorded)[/]"))
                 progress.advance(bar)
 
-            results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished)
+            try:
+                results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished)
+            except KeyboardInterrupt:
+                progress.stop()
+                console.print(f"[yellow]cut short:[/] {len(pending_jobs(cfg, campaign))} job(s) not recorded; "
+                              f"finish with: swarmgym bench --resume {campaign.campaign_id}")
+                ctx.exit(130)
         passed = sum(1 for r in results if r.verdict and r.verdict.functional)
         infra = sum(1 for r in results if r.status == "infra")
         console.print(f"{passed}/{len(results) - infra} functional"
                       + (f" ({infra} could not run: infra)" if infra else "")
                       + f"; ledger: {cfg.ledger_dir}; report: {cfg.runs_dir / 'BENCHMARK.md'}")
-        console.print(f"[dim]cut short? finish with: swarmgym bench --resume {campaign.campaign_id}[/]")
+        left = pending_jobs(cfg, campaign)
+        if left:  # only a campaign that was cut short needs the hint
+            console.print(f"[yellow]cut short:[/] {len(left)} job(s) not recorded; "
+                          f"finish with: swarmgym bench --resume {campaign.campaign_id}")

@@ -83,6 +83,16 @@ def _recent_table(st: dict) -> Table:
     return t
 
 
+def _running_table(st: dict) -> Table:
+    """Every job running now and the host it runs on (from Redis, constant time per host slot)."""
+    t = Table(title=f"running now ({len(st['running_jobs'])})", title_justify="left")
+    for col in ("job", "host", "since"):
+        t.add_column(col)
+    for jid, x in sorted(st["running_jobs"].items()):
+        t.add_row(jid, x.get("host") or "-", _ago(x.get("since")))
+    return t
+
+
 def _all_table(cfg, r, st: dict) -> Table:
     from swarmgym.queue import progress
 
@@ -286,6 +296,8 @@ def register(cli: click.Group) -> None:
             console.print(_all_table(cfg, r, st))
         elif jobs and st["recent"]:
             console.print(_recent_table(st))
+        if jobs and not all_rows and st.get("running_jobs"):
+            console.print(_running_table(st))
         problems = _problems_table(st) if jobs else None
         if problems is not None:
             console.print(problems)

@@ -11,6 +11,9 @@ Redis keys of one campaign (owner: this module; see docs/redis-keys.md):
                                     deleted at finalize (TTL ``queue.result_expires`` as a backstop)
 ``swarmgym:campaign:<cid>:recent``  list of the last :data:`RECENT` changes (JSON), newest first;
                                     deleted at finalize
+``swarmgym:campaign:<cid>:running`` hash job_id -> compact JSON ``{"h": host, "ts": since}`` of the jobs
+                                    running now (one entry per busy host slot), so ``status`` names the
+                                    host of every running job in constant time; deleted at finalize
 ``swarmgym:campaign:<cid>:finalizing``  the finalize claim (``SET NX EX``), so one process finalizes
 
 A job counts as recorded once, whatever the number of deliveries: :data:`_RECORD` flips its state to
@@ -48,11 +51,15 @@ def claim_key(cid: str) -> str:
     return f"{PREFIX}campaign:{cid}:finalizing"
 
 
+def running_key(cid: str) -> str:
+    return f"{PREFIX}campaign:{cid}:running"
+
+
 def keys_of(cid: str) -> list[str]:
-    return [hash_key(cid), jobs_key(cid), recent_key(cid), claim_key(cid)]
+    return [hash_key(cid), jobs_key(cid), recent_key(cid), claim_key(cid), running_key(cid)]
 
 
-# KEYS: hash, jobs, recent   ARGV: job_id, state json, failed 0/1, change json, RECENT, now, overall
+# KEYS: hash, jobs, recent, running   ARGV: job_id, state json, failed 0/1, change json, RECENT, now, overall
 # -> {code, recorded, planned}: 1 newly recorded, 0 already recorded, -1 finalized, -2 not planned,
 #    -3 no counters (Redis lost them: rebuild from the plan and the ledger)
 _RECORD = """
@@ -63,7 +70,10 @@ local cur = redis.call('HGET', KEYS[2], ARGV[1])
 if not cur then return {-2, tonumber(redis.call('HGET', KEYS[1], 'recorded') or '0'), planned} end
 local st = cjson.decode(cur)['s']
 if st == 'done' then return {0, tonumber(redis.call('HGET', KEYS[1], 'recorded') or '0'), planned} end
-if st == 'running' then redis.call('HINCRBY', KEYS[1], 'running', -1) end
+if st == 'running' then
+  redis.call('HINCRBY', KEYS[1], 'running', -1)
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 local n = redis.call('HINCRBY', KEYS[1], 'recorded', 1)
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], 'failed', 1) end
@@ -74,7 +84,8 @@ redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)
 return {1, n, planned}
 """
 
-# KEYS: hash, jobs, recent   ARGV: job_id, new state json, new state, change json, RECENT, counter
+# KEYS: hash, jobs, recent, running   ARGV: job_id, new state json, new state, change json, RECENT, counter,
+#                                          running entry json
 # A state change that is not a record (running, queued again, stale); never undoes ``done``.
 _MOVE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -3 end
@@ -82,8 +93,12 @@ if redis.call('HGET', KEYS[1], 'status') == 'finalized' then return -1 end
 local cur = redis.call('HGET', KEYS[2], ARGV[1])
 local st = cur and cjson.decode(cur)['s'] or nil
 if st == 'done' then return 0 end
-if st == 'running' and ARGV[3] ~= 'running' then redis.call('HINCRBY', KEYS[1], 'running', -1) end
+if st == 'running' and ARGV[3] ~= 'running' then
+  redis.call('HINCRBY', KEYS[1], 'running', -1)
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
 if ARGV[3] == 'running' and st ~= 'running' then redis.call('HINCRBY', KEYS[1], 'running', 1) end
+if ARGV[3] == 'running' then redis.call('HSET', KEYS[4], ARGV[1], ARGV[7]) end
 if ARGV[6] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[6], 1) end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('LPUSH', KEYS[3], ARGV[4])
@@ -100,6 +115,16 @@ def _state(state: str, **info: Any) -> str:
 def _change(job_id: str, state: str, **info: Any) -> str:
     return json.dumps({"job": job_id, "s": state, "ts": round(time.time(), 3),
                        **{k: v for k, v in info.items() if v is not None}}, separators=(",", ":"))
+
+
+#: the compact names a job state uses (:func:`_state`) and the names a change is read with
+SHORT = {"h": "host", "o": "overall", "t": "task_id"}
+
+
+def _readable(change: dict) -> dict:
+    """A change with full field names: a host's ``running`` change is written with the job state's
+    compact ``h``; ``status`` reads ``host`` (the host column showed ``-`` for every running job)."""
+    return {SHORT.get(k, k): v for k, v in change.items()}
 
 
 def open_campaign(r, cid: str, *, planned: int, variant: str, tier: str, created: float, status: str = "running",
@@ -123,8 +148,8 @@ def plan_jobs(r, cid: str, job_ids: Iterable[tuple[str, str]], *, ttl: int, batc
     pipe = r.pipeline(transaction=False)
     for jid, tid in job_ids:
         if requeued:
-            pipe.evalsha(_sha(r, _MOVE), 3, hash_key(cid), jobs_key(cid), recent_key(cid), jid,
-                         _state("queued", t=tid), "queued", _change(jid, "requeued"), RECENT, "requeued")
+            pipe.evalsha(_sha(r, _MOVE), 4, hash_key(cid), jobs_key(cid), recent_key(cid), running_key(cid), jid,
+                         _state("queued", t=tid), "queued", _change(jid, "requeued"), RECENT, "requeued", "")
         else:
             pipe.hsetnx(jobs_key(cid), jid, _state("queued", t=tid))
         n += 1
@@ -157,7 +182,7 @@ def _eval(r, script: str, keys: list[str], args: list[Any]):
 
 def record(r, cid: str, job_id: str, *, host: str, overall: str) -> tuple[int, int, int]:
     """Count ``job_id`` as recorded (idempotent). Returns (code, recorded, planned); see :data:`_RECORD`."""
-    code, n, planned = _eval(r, _RECORD, [hash_key(cid), jobs_key(cid), recent_key(cid)],
+    code, n, planned = _eval(r, _RECORD, [hash_key(cid), jobs_key(cid), recent_key(cid), running_key(cid)],
                              [job_id, _state("done", h=host, o=overall), int(overall in FAILED),
                               _change(job_id, "done", host=host, overall=overall), RECENT, round(time.time(), 3),
                               overall or "none"])
@@ -166,8 +191,10 @@ def record(r, cid: str, job_id: str, *, host: str, overall: str) -> tuple[int, i
 
 def move(r, cid: str, job_id: str, state: str, *, counter: str = "", **info: Any) -> int:
     """Set a job's state (``running`` / ``queued`` / ``stale``), bumping ``counter`` if given; never undoes done."""
-    return int(_eval(r, _MOVE, [hash_key(cid), jobs_key(cid), recent_key(cid)],
-                     [job_id, _state(state, **info), state, _change(job_id, state, **info), RECENT, counter]))
+    running = json.dumps({"h": info.get("h"), "ts": round(time.time(), 3)}, separators=(",", ":"))
+    return int(_eval(r, _MOVE, [hash_key(cid), jobs_key(cid), recent_key(cid), running_key(cid)],
+                     [job_id, _state(state, **info), state, _change(job_id, state, **info), RECENT, counter,
+                      running]))
 
 
 def job_state(r, cid: str, job_id: str) -> dict:
@@ -196,11 +223,13 @@ def job_states(r, cid: str) -> dict[str, dict]:
 
 
 def snapshot(r, cid: str, recent: int = 10) -> dict | None:
-    """What ``status``/``--watch`` show, in one round trip: the counters and the last changes."""
+    """What ``status``/``--watch`` show, in one round trip: the counters, the last changes and the
+    jobs running now with their hosts (``running_jobs``: job_id -> {host, since})."""
     pipe = r.pipeline(transaction=False)
     pipe.hgetall(hash_key(cid))
     pipe.lrange(recent_key(cid), 0, max(0, recent - 1))
-    h, changes = pipe.execute()
+    pipe.hgetall(running_key(cid))
+    h, changes, running = pipe.execute()
     if not h:
         return None
     out: dict[str, Any] = {k: v for k, v in h.items() if k not in COUNTERS and not k.startswith("o:")}
@@ -210,9 +239,16 @@ def snapshot(r, cid: str, recent: int = 10) -> dict | None:
     out["recent"] = []
     for raw in changes:
         try:
-            out["recent"].append(json.loads(raw))
+            out["recent"].append(_readable(json.loads(raw)))
         except ValueError:
             continue
+    out["running_jobs"] = {}
+    for jid, raw in sorted((running or {}).items()):
+        try:
+            d = json.loads(raw)
+        except ValueError:
+            continue
+        out["running_jobs"][jid] = {"host": d.get("h") or "", "since": d.get("ts")}
     return out
 
 
@@ -264,7 +300,7 @@ def summarize(r, cid: str, *, ttl: int, drop: Iterable[str] = (), **fields: Any)
     pipe.hset(hash_key(cid), mapping={"status": "finalized", "running": 0, "finalized_at": round(time.time(), 3),
                                       **{k: v for k, v in fields.items() if v is not None}})
     pipe.hdel(hash_key(cid), "finalize_pending")
-    pipe.delete(jobs_key(cid), recent_key(cid), *drop)
+    pipe.delete(jobs_key(cid), recent_key(cid), running_key(cid), *drop)
     pipe.srem(CAMPAIGNS_SET, cid)
     pipe.expire(hash_key(cid), ttl)
     pipe.execute()

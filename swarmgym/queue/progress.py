@@ -16,7 +16,7 @@ from swarmgym.queue import counters
 
 def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
     """{campaign_id, status, planned, recorded, failed, stale, running, queued, outcomes, recent,
-    campaign_record, source}; raises UsageError for a campaign nobody knows."""
+    running_jobs, campaign_record, source}; raises UsageError for a campaign nobody knows."""
     from swarmgym.ledger import Ledger
 
     snap = None
@@ -36,6 +36,7 @@ def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
     if crec is not None:
         out["status"] = "finalized"
     out["queued"] = max(0, out["planned"] - out["recorded"] - out["running"])
+    out.setdefault("running_jobs", {})
     out["campaign_record"] = crec
     return out
 
