@@ -18,7 +18,7 @@ from swarmgym import __version__ as swarmgym_version
 from swarmgym.hostload import host_load
 from swarmgym.hosts import host_name
 from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
-from swarmgym.suite import Check, load_suite
+from swarmgym.suite import Check, Spec, Suite, load_suite, seed_workspace
 
 
 def new_session_id(slug: str) -> str:
@@ -87,8 +87,8 @@ class CannotRun(Exception):
     """The job could not run at all (status ``infra``): carries the one-line reason."""
 
 
-def preflight_job(job: JobSpec, cfg: Config, host: str) -> tuple[str, list[Check]]:
-    """(prompt, checks) for ``job`` on this host; CannotRun if the swarm cannot run it here."""
+def preflight_job(job: JobSpec, cfg: Config, host: str) -> tuple[Suite, Spec]:
+    """The suite and spec of ``job`` on this host; CannotRun if the swarm cannot run it here."""
     from swarmgym.adapters import get_adapter
     from swarmgym.errors import SwarmgymError
 
@@ -103,7 +103,7 @@ def preflight_job(job: JobSpec, cfg: Config, host: str) -> tuple[str, list[Check
             swarm.binary()
     except SwarmgymError as e:
         raise CannotRun(f"{type(e).__name__}: {e}") from None
-    return spec.prompt_for(job.hard), spec.checks_for(job.hard)
+    return suite, spec
 
 
 def base_provenance(job: JobSpec, cfg: Config, host: str) -> Provenance:
@@ -146,12 +146,15 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         try:
             cfg, result.provenance.isolation = boxed_config(cfg, job.swarm)
             doc.provenance.isolation = result.provenance.isolation
-            prompt, checks = preflight_job(job, cfg, host)
+            suite, spec = preflight_job(job, cfg, host)
         except (CannotRun, IsolationError):
             result.status = JobStatus.INFRA
             raise
+        prompt, checks = spec.prompt_for(job.hard), spec.checks_for(job.hard)
         ws = cfg.apps_dir / job.app_slug / sid
         doc.workspace = str(ws)
+        if started_with := seed_workspace(suite, spec, ws):  # a continue-existing spec: the app to extend
+            doc.data["starter_files"] = len(started_with)
         try:
             evidence, verdict = run_turn(ws, prompt, checks, cfg, adapter=job.swarm, variant=job.variant,
                                          env={**job.flags, **job.env}, seed=job.seed, host=host,

@@ -7,6 +7,8 @@ Layout of a suite folder::
     suites/<name>/apps/<slug>/reference/     a clean implementation: must pass every check
     suites/<name>/apps/<slug>/mutants/<m>/   mutant.yaml {description, targets[]} + files
                                              overlaid on the reference (realistic failures)
+    suites/<name>/apps/<slug>/starter/       (optional, ``starter:`` on the spec) the app a
+                                             continue-existing spec's workspace starts with
 
 The suite hash covers only the canonical prompts and checks: editing either makes a new suite.
 """
@@ -97,6 +99,9 @@ class Spec(_Strict):
     prompt: str
     hard_prompt: str
     requirements: list[Requirement] | None = None  # None: a suite without traceability (bench-v1)
+    # a folder relative to the suite (``apps/<slug>/starter``) copied into the workspace before the
+    # swarm runs: a continue-existing spec ("extend the app in the current directory"); None: empty
+    starter: str | None = None
     checks: list[Check]
 
     def checks_for(self, hard: bool) -> list[Check]:
@@ -134,6 +139,10 @@ class Suite(_Strict):
 
     def reference_dir(self, spec: Spec) -> Path:
         return self.folder / "apps" / spec.app_slug / "reference"
+
+    def starter_dir(self, spec: Spec) -> Path | None:
+        """The folder a spec's workspace starts with (``starter:``), or None for an empty workspace."""
+        return self.folder / spec.starter if spec.starter else None
 
     def mutants(self, spec: Spec) -> list[Mutant]:
         """Folder mutants (``mutants/<name>/``) and patch mutants (``mutants.yaml``) of a spec's app."""
@@ -184,6 +193,8 @@ def canonical(suite: Suite) -> str:
         for check, c in zip(spec.checks, dumped["checks"]):
             if check.kind == "differential":
                 c["table_sha256"] = _table_digest(suite, check)
+        if spec.starter:  # what the swarm starts from is part of its task, like the prompt
+            dumped["starter_sha256"] = starter_digest(suite.folder / spec.starter)
     body = {"name": suite.name, "specs": specs}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -194,6 +205,34 @@ def _table_digest(suite: Suite, check: Check) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as e:
         raise SuiteError(f"{path}: cannot read golden table of check {check.name!r} ({e.strerror})") from None
+
+
+STARTER_IGNORE = ("__pycache__", "*.pyc", ".pytest_cache")
+
+
+def starter_files(folder: Path) -> list[Path]:
+    """The files of a starter folder that a workspace receives (sorted; caches left out)."""
+    return sorted(p for p in folder.rglob("*") if p.is_file()
+                  and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts and p.suffix != ".pyc")
+
+
+def starter_digest(folder: Path) -> str:
+    """sha256 over a starter folder's relative paths and bytes: a changed, added or removed file changes it."""
+    h = hashlib.sha256()
+    for f in starter_files(folder):
+        h.update(f.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).hexdigest().encode() + b"\n")
+    return h.hexdigest()
+
+
+def seed_workspace(suite: Suite, spec: Spec, ws: Path) -> list[str]:
+    """Copy the spec's starter (if any) into the workspace ``ws``; return the relative paths written."""
+    folder = suite.starter_dir(spec)
+    ws.mkdir(parents=True, exist_ok=True)
+    if folder is None:
+        return []
+    shutil.copytree(folder, ws, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*STARTER_IGNORE))
+    return [f.relative_to(folder).as_posix() for f in starter_files(folder)]
 
 
 def suite_hash(suite: Suite) -> str:
@@ -256,6 +295,8 @@ def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suit
         if len(set(names)) != len(names):
             raise SuiteError(f"{path}: spec {s.id}: check names must be unique")
         _check_trace(path, s)
+        if s.starter and not (path.parent / s.starter).is_dir():
+            raise SuiteError(f"{path}: spec {s.id}: starter: no such folder {s.starter!r} (relative to the suite)")
         _check_edges(path, s, known_classes(suite.edge_classes))
         for c in s.checks:
             c._root = path.parent
