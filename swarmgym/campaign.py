@@ -59,13 +59,22 @@ def new_campaign_id(prefix: str, variant: str, tier: str) -> str:
     return f"{prefix}-{variant}-{tier}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{secrets.token_hex(2)}"
 
 
+def tier_shape(tier: str, n_specs: int) -> tuple[int, int]:
+    """(specs, reps) of ``tier`` for a suite of ``n_specs``: smoke one run of the first spec; light every
+    spec once; medium, high and extreme at least 15, 30 and 30 runs, every spec equally often
+    (reps = ⌈runs / specs⌉). A three-spec suite gets the seed's tiers: 1×1, 3×1, 3×5, 3×10, 3×10."""
+    if tier not in TIERS:
+        raise UsageError(f"--tier: expected one of {', '.join(TIERS)}, got {tier!r}")
+    if tier == "smoke":
+        return 1, 1
+    return n_specs, max(1, -(-TIERS[tier] // n_specs))
+
+
 def plan_jobs(suite: Suite, tier: str, variant: str, *, swarm: str = "sim", campaign_id: str | None = None,
               flags: dict[str, str] | None = None, pin_host: str | None = None, seed: int = 0) -> list[JobSpec]:
     """spec x rep jobs for ``tier`` in interleaved order: spec0, spec1, spec2, spec0, …"""
-    if tier not in TIERS:
-        raise UsageError(f"--tier: expected one of {', '.join(TIERS)}, got {tier!r}")
+    n_specs, reps = tier_shape(tier, len(suite.specs))
     check_name("variant", variant)
-    n_specs, reps = TIERS[tier]
     specs = suite.specs[:n_specs]
     cid = campaign_id or new_campaign_id("bench", variant, tier)
     jobs, seq = [], 0

@@ -26,7 +26,7 @@ from swarmgym.atomic import atomic_write_text
 from swarmgym.campaign import Campaign, flags_in_effect, plan_jobs
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
-from swarmgym.models import TIERS, LedgerRecord, Model
+from swarmgym.models import LedgerRecord, Model
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
 from swarmgym.queue.routing import check_name
@@ -116,6 +116,7 @@ class CompareState(Model):
     max_runs: int
     until: Literal["decided", "budget"] = "decided"
     seed: int = 0
+    specs: int = 3  # specs in the suite: one round runs each once per arm
     created: float = Field(default_factory=time.time)
     rounds: list[Round] = Field(default_factory=list)
     decision: str = sequential.CONTINUE
@@ -126,7 +127,7 @@ class CompareState(Model):
 
     @property
     def round_runs(self) -> int:
-        return 2 * TIERS[ROUND_TIER][0]
+        return 2 * self.specs
 
     @property
     def max_rounds(self) -> int:
@@ -187,7 +188,7 @@ def new_compare(cfg: Config, a: Arm, b: Arm, *, swarm: str, suite: str | None = 
     if not 0 < min_effect < 1:
         raise UsageError(f"--min-effect: expected a number in (0, 1), got {min_effect}")
     s = load_suite(suite or cfg.suite, cfg.suites_dir)
-    per_round = 2 * TIERS[ROUND_TIER][0]
+    per_round = 2 * len(s.specs)
     if max_runs < per_round:
         raise UsageError(f"--max-runs: expected at least {per_round} (one round: every spec once per arm), got {max_runs}")
     env = flags_in_effect()
@@ -199,7 +200,7 @@ def new_compare(cfg: Config, a: Arm, b: Arm, *, swarm: str, suite: str | None = 
     st = CompareState(compare_id=cid, a=a, b=b, a_flags={**env, **a.flags}, b_flags={**env, **b.flags},
                       suite=s.name, suite_hash=s.hash, swarm=swarm, mode="queue" if fleet else "local",
                       alpha=alpha, min_effect=min_effect, max_runs=max_runs, until=until,
-                      seed=seed)
+                      seed=seed, specs=len(s.specs))
     save_state(cfg, st)
     return st
 

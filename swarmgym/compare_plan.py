@@ -17,10 +17,10 @@ import numpy as np
 
 from swarmgym import sequential
 from swarmgym.campaign import load_campaign
-from swarmgym.compare import NOT_AN_OUTCOME, ROUND_TIER, Arm
+from swarmgym.compare import NOT_AN_OUTCOME, Arm
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
-from swarmgym.models import TIERS
+from swarmgym.suite import load_suite
 
 DEFAULT_PSI = 0.5
 
@@ -106,16 +106,17 @@ def plan(cfg: Config, effect: float, *, alpha: float = 0.05, power: float = 0.8,
     if psi < effect:
         psi, source = effect, source + f"; raised to the effect {effect:g} (an effect needs that much disagreement)"
     fixed = sequential.fixed_pairs(psi, effect, alpha, power)
+    per_round = len(load_suite(cfg.suite, cfg.suites_dir).specs)
     mean, budget = sequential_runs(psi, effect, alpha, power, experiments, seed,
-                                   max_pairs=4 * fixed if fixed else 2000)
+                                   max_pairs=4 * fixed if fixed else 2000, per_round=per_round)
     return Plan(effect, alpha, power, psi, source, 2 * fixed if fixed else None, mean, budget, h)
 
 
 def sequential_runs(psi: float, effect: float, alpha: float, power: float, experiments: int, seed: int,
-                    max_pairs: int) -> tuple[float | None, int | None]:
+                    max_pairs: int, per_round: int = 3) -> tuple[float | None, int | None]:
     """Expected runs of the sequential test (decision by the e-value; futility ignored) with the
-    smallest budget that reaches ``power``, and that budget in runs."""
-    per_round = TIERS[ROUND_TIER][0]
+    smallest budget that reaches ``power``, and that budget in runs (``per_round``: pairs per round,
+    one per spec)."""
     rounds = max(10, -(-max_pairs // per_round))
     d = sequential.draw_pairs(np.random.default_rng(seed), psi, effect, (experiments, rounds * per_round))
     sim = sequential.simulate(d, per_round, alpha=alpha, min_effect=0.0, futility=False)

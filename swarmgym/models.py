@@ -16,8 +16,8 @@ SCHEMA_VERSION = 1
 Status = Literal["pass", "partial", "fail", "error", "n/a"]
 Overall = Literal["pass", "partial", "fail", "error"]
 Severity = Literal["high", "medium", "low", "info"]
-TIERS: dict[str, tuple[int, int]] = {  # tier -> (specs, reps)
-    "smoke": (1, 1), "light": (3, 1), "medium": (3, 5), "high": (3, 10), "extreme": (3, 10),
+TIERS: dict[str, int] = {  # tier -> the fewest runs it plans (0: every spec once); see campaign.tier_shape
+    "smoke": 1, "light": 0, "medium": 15, "high": 30, "extreme": 30,
 }
 
 
