@@ -13,14 +13,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from swarmgym.errors import SuiteError
-from swarmgym.suite import Mutant, _fail, _read_yaml
+from swarmgym.suite import Mutant, _fail, read_yaml
 
 
 def load_patch_mutants(path: Path) -> list[Mutant]:
     """The mutants listed in a ``mutants.yaml`` (``mutants: [{name, description, breaks, ...}]``)."""
     if not path.is_file():
         return []
-    data = _read_yaml(path)
+    data = read_yaml(path)
     items = data.get("mutants")
     if not isinstance(items, list) or set(data) - {"mutants"}:
         raise SuiteError(f"{path}: expected one top-level key 'mutants' holding a list")

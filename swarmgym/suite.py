@@ -250,7 +250,7 @@ def _fail(path: Path, err: ValidationError) -> SuiteError:
     return SuiteError(f"{path}: {loc or 'top level'}: {msg}")
 
 
-def _read_yaml(path: Path) -> dict:
+def read_yaml(path: Path) -> dict:
     try:
         data = yaml.safe_load(path.read_text())
     except OSError as e:
@@ -279,7 +279,7 @@ def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suit
     path = p / "suite.yaml" if p.is_dir() else p
     if not path.is_file():
         raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r})")
-    data = _read_yaml(path)
+    data = read_yaml(path)
     specs = data.get("specs")
     if isinstance(specs, list):
         data = {**data, "specs": [_spec_file(path, s) if isinstance(s, str) else s for s in specs]}
@@ -324,7 +324,7 @@ def _spec_file(suite_path: Path, rel: str) -> Spec:
     if not path.is_file():
         raise SuiteError(f"{suite_path}: specs: no such spec file {rel!r}")
     try:
-        return Spec.model_validate(_read_yaml(path))
+        return Spec.model_validate(read_yaml(path))
     except ValidationError as e:
         raise _fail(path, e) from None
 
@@ -350,7 +350,7 @@ def _check_edges(path: Path, spec: Spec, known: dict[str, str]) -> None:
 
 def load_mutant(d: Path) -> Mutant:
     path = d / "mutant.yaml"
-    data = _read_yaml(path)
+    data = read_yaml(path)
     try:
         return Mutant.model_validate({"name": d.name, **data, "dir": d})
     except ValidationError as e:

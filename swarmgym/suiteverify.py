@@ -20,8 +20,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from swarmgym.atomic import atomic_write_text
 from swarmgym.checks import run_checks
 from swarmgym.config import Config
+from swarmgym.coverage import coverage
 from swarmgym.errors import SuiteError
 from swarmgym.models import CheckResult
 from swarmgym.suite import Mutant, Spec, Suite, locked_hash, materialize
@@ -48,6 +50,15 @@ class AppRow(BaseModel):
     problem: str = ""
 
 
+class RequirementKills(BaseModel):
+    """The mutants that break one requirement and which of them some check killed."""
+
+    spec: str
+    id: str
+    mutants: list[str] = Field(default_factory=list)
+    killed: list[str] = Field(default_factory=list)
+
+
 class SuiteVerification(BaseModel):
     suite: str
     hash: str
@@ -58,6 +69,7 @@ class SuiteVerification(BaseModel):
     problems: list[str] = Field(default_factory=list)            # suite-level defects, one line each
     killed: int = 0                                              # mutants some check fails
     mutants: int = 0
+    kills: list[RequirementKills] = Field(default_factory=list)  # per requirement (traced specs)
     wall_s: float = 0.0
 
     @property
@@ -193,10 +205,26 @@ def trace_problems(spec: Spec, mutant_rows: list[AppRow]) -> list[str]:
     return out
 
 
+def requirement_kills(specs: list[Spec], rows: list[AppRow]) -> list[RequirementKills]:
+    """Per requirement of each traced spec: the mutants that break it and those some check killed."""
+    out = []
+    for spec in specs:
+        mine = [r for r in rows if r.spec == spec.id and r.kind == "mutant"]
+        for req in spec.requirements or []:
+            breaking = [r for r in mine if req.id in r.breaks]
+            out.append(RequirementKills(spec=spec.id, id=req.id, mutants=[r.name for r in breaking],
+                                        killed=[r.name for r in breaking if r.failed]))
+    return out
+
+
 def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str] | None = None,
                  on_row: Callable[[AppRow], None] | None = None,
-                 mutants: list[str] | None = None) -> SuiteVerification:
-    """Run every reference and mutant of ``suite`` (``workers`` apps at a time)."""
+                 mutants: list[str] | None = None, require_lock: bool = True) -> SuiteVerification:
+    """Run every reference and mutant of ``suite`` (``workers`` apps at a time).
+
+    A full run (no ``mutants`` filter) also judges the suite-level rules, the coverage holes of
+    :func:`swarmgym.coverage.coverage` included; ``require_lock=False`` (``suite freeze``) does not
+    count a missing ``suite.lock`` as a defect."""
     start = time.monotonic()
     jobs = plan(suite, specs, mutants)
 
@@ -210,14 +238,39 @@ def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str
         rows = list(pool.map(one, jobs))
     chosen = [suite.spec(s) for s in specs] if specs else list(suite.specs)
     uncaught, problems = suite_problems(suite, rows, chosen) if mutants is None else ({}, [])
+    if mutants is None:
+        problems += coverage(suite, specs).problems
     locked = locked_hash(suite)
-    if locked is None:
-        problems.append(f"{suite.folder / 'suite.lock'}: missing; run `swarmgym suite hash --write-lock`")
-    elif locked != suite.hash:
+    hash_ok = locked == suite.hash or (locked is None and not require_lock)
+    if locked is None and require_lock:
+        problems.append(f"{suite.folder / 'suite.lock'}: missing; freeze it with `swarmgym suite freeze`")
+    elif not hash_ok:
         problems.append(f"{suite.folder / 'suite.lock'}: holds {locked} but the suite hashes to {suite.hash}; "
                         "a frozen suite was edited: make a new suite instead")
     mrows = [r for r in rows if r.kind == "mutant"]
-    return SuiteVerification(suite=suite.name, hash=suite.hash, locked_hash=locked,
-                             hash_ok=locked == suite.hash, rows=rows, uncaught=uncaught, problems=problems,
+    return SuiteVerification(suite=suite.name, hash=suite.hash, locked_hash=locked, hash_ok=hash_ok,
+                             rows=rows, uncaught=uncaught, problems=problems,
                              killed=sum(1 for r in mrows if r.failed), mutants=len(mrows),
+                             kills=requirement_kills(chosen, rows),
                              wall_s=round(time.monotonic() - start, 1))
+
+
+def freeze_suite(suite: Suite, cfg: Config, *, workers: int = 3,
+                 on_row: Callable[[AppRow], None] | None = None) -> tuple[SuiteVerification | None, list[str]]:
+    """Freeze ``suite`` if it is whole: (verification, holes).  Coverage holes refuse at once (no
+    verification run, ``(None, holes)``); otherwise every reference and mutant runs, and ``suite.lock``
+    is written only if the verification is clean.  An existing lock is never rewritten: a lock that
+    matches is kept, one that differs is a SuiteError (a frozen suite was edited)."""
+    lock = suite.folder / "suite.lock"
+    locked = locked_hash(suite)
+    if locked is not None and locked != suite.hash:
+        raise SuiteError(f"{lock}: holds {locked} but the suite hashes to {suite.hash}; a frozen suite cannot "
+                         "change: copy it to a new suite name instead")
+    holes = coverage(suite).problems
+    if holes:
+        return None, holes
+    result = verify_suite(suite, cfg, workers=workers, on_row=on_row, require_lock=False)
+    if result.ok and locked is None:
+        atomic_write_text(lock, suite.hash + "\n")
+        result.locked_hash = suite.hash
+    return result, []

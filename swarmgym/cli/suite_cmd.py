@@ -7,7 +7,6 @@ import click
 from rich.markup import escape
 
 from swarmgym.cli import config_from
-from swarmgym.errors import SuiteError
 
 SUITE_HELP = "Suite name under the suites dir, or a path to a suite folder [default: config `suite`]."
 
@@ -25,26 +24,18 @@ def suite_group() -> None:
 
 @suite_group.command("hash")
 @click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
-@click.option("--write-lock", is_flag=True, help="Freeze the suite: write its hash to suite.lock (only if absent).")
 @click.pass_context
-def hash_cmd(ctx: click.Context, suite_name: str | None, write_lock: bool) -> None:
+def hash_cmd(ctx: click.Context, suite_name: str | None) -> None:
     """Print the suite's content hash (prompts + checks) and compare it with suite.lock."""
     from swarmgym.suite import locked_hash
 
     cfg = config_from(ctx)
     suite = _load(cfg, suite_name)
     locked = locked_hash(suite)
-    lock = suite.root / "suite.lock"
-    if write_lock:
-        if locked is not None and locked != suite.hash:
-            raise SuiteError(f"{lock}: holds {locked} but the suite hashes to {suite.hash}; a frozen suite "
-                             "cannot change: copy it to a new suite name instead")
-        if locked is None:
-            lock.write_text(suite.hash + "\n")
-            locked = suite.hash
+    lock = suite.folder / "suite.lock"
     click.echo(suite.hash)
     if locked is None:
-        click.echo(f"{lock}: no lock yet (freeze with --write-lock)", err=True)
+        click.echo(f"{lock}: no lock yet (freeze with `swarmgym suite freeze`)", err=True)
     elif locked != suite.hash:
         click.echo(f"{lock}: MISMATCH, lock holds {locked}; editing a frozen suite makes a new suite", err=True)
         ctx.exit(1)
@@ -76,6 +67,58 @@ def _table(result):
     return t
 
 
+def _progress(suite, total):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("verifying {task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+
+
+def _run_verification(suite, run, total: int):
+    """Run ``run(on_row)`` under a progress bar of ``total`` apps; its result."""
+    with _progress(suite, total) as progress:
+        task = progress.add_task(suite.name, total=total)
+
+        def on_row(row) -> None:
+            progress.update(task, advance=1, description=f"{suite.name}: {row.app_slug}/{row.name}")
+
+        return run(on_row)
+
+
+def _print_verification(result, workers: int) -> None:
+    from rich.console import Console
+
+    out = Console()
+    out.print(_table(result))
+    for r in result.rows:  # why a reference failed: the tail of each failing check's output
+        for res in (x for x in r.results if r.kind == "reference" and not x.passed):
+            tail = (res.stderr_tail or res.stdout_tail).strip().splitlines()[-3:]
+            out.print(f"[red]DEFECT[/] {r.spec}/{r.name} {res.name}: {escape(res.detail)}")
+            for line in tail:
+                out.print("    " + line, markup=False, highlight=False)
+    for spec in dict.fromkeys(k.spec for k in result.kills):
+        mine = [k for k in result.kills if k.spec == spec]
+        whole = sum(1 for k in mine if k.mutants and len(k.killed) == len(k.mutants))
+        out.print(f"{spec}: kills per requirement: {whole}/{len(mine)} requirements with every breaking mutant killed")
+        for k in mine:
+            if not k.mutants or len(k.killed) < len(k.mutants):
+                alive = [m for m in k.mutants if m not in k.killed]
+                out.print(f"  [red]{k.id}[/]: " + (f"survivors {', '.join(alive)}" if alive else "no mutant breaks it"))
+    for p in result.problems:
+        out.print(f"[red]DEFECT[/] {escape(p)}")
+    out.print(f"mutation score: {result.killed}/{result.mutants} killed ({result.mutation_score:.0%}); "
+              f"{len(result.rows) - result.mutants} reference(s); {result.wall_s:.1f} s with {workers} worker(s)")
+    out.print(f"lock: {'[green]matches[/]' if result.hash_ok else '[red]does not match[/]'} "
+              f"({result.locked_hash or 'none'})")
+    out.print("[green]suite OK[/]" if result.ok else "[red]suite has defects[/]")
+
+
+def _json(result) -> str:
+    return json.dumps({**result.model_dump(mode="json"), "ok": result.ok, "mutation_score": result.mutation_score},
+                      indent=2)
+
+
 @suite_group.command("verify")
 @click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
 @click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -87,55 +130,84 @@ def _table(result):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a table.")
 @click.pass_context
 def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mutants, as_json) -> None:
-    """Run every reference (must pass all checks) and mutant (must fail its targets).
+    """Run every reference (must pass all checks) and mutant (must be killed); report kills per requirement.
 
-    Exits 0 only if every reference passes, every mutant fails all its targets, every check is
-    failed by some mutant, each spec has liar/stub/crash mutants, and suite.lock matches.
+    Exits 0 only if every reference passes, every mutant is killed by a check covering what it breaks,
+    every check is failed by some mutant, each spec has liar/stub/crash mutants, coverage has no hole
+    (requirement or edge class without a check, row or mutant), and suite.lock matches.
     """
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
     from swarmgym.suiteverify import plan, verify_suite
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)
     only = list(mutants) or None
-    total = len(plan(suite, list(specs) or None, only))
-    err = Console(stderr=True)
-    with Progress(TextColumn("verifying {task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as progress:
-        task = progress.add_task(suite.name, total=total)
-
-        def on_row(row) -> None:
-            progress.update(task, advance=1, description=f"{suite.name}: {row.app_slug}/{row.name}")
-
-        result = verify_suite(suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row, mutants=only)
+    result = _run_verification(suite, lambda on_row: verify_suite(
+        suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row, mutants=only),
+        len(plan(suite, list(specs) or None, only)))
     if as_json:
-        click.echo(json.dumps({**result.model_dump(mode="json"), "ok": result.ok,
-                               "mutation_score": result.mutation_score}, indent=2))
+        click.echo(_json(result))
     else:
-        out = Console()
-        out.print(_table(result))
-        for r in result.rows:  # why a reference failed: the tail of each failing check's output
-            for res in (x for x in r.results if r.kind == "reference" and not x.passed):
-                tail = (res.stderr_tail or res.stdout_tail).strip().splitlines()[-3:]
-                out.print(f"[red]DEFECT[/] {r.spec}/{r.name} {res.name}: {res.detail}")
-                for line in tail:
-                    out.print("    " + line, markup=False, highlight=False)
-        for p in result.problems:
-            out.print(f"[red]DEFECT[/] {p}")
-        out.print(f"mutation score: {result.killed}/{result.mutants} killed ({result.mutation_score:.0%}); "
-                  f"{len(result.rows) - result.mutants} reference(s); {result.wall_s:.1f} s with {workers} worker(s)")
-        out.print(f"lock: {'[green]matches[/]' if result.hash_ok else '[red]does not match[/]'} "
-                  f"({result.locked_hash or 'none'})")
-        out.print("[green]suite OK[/]" if result.ok else "[red]suite has defects[/]")
+        _print_verification(result, workers)
     ctx.exit(0 if result.ok else 1)
+
+
+@suite_group.command("freeze")
+@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
+@click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per check [default: config checks.timeout].")
+@click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON instead of a table.")
+@click.pass_context
+def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, as_json) -> None:
+    """Freeze a whole suite: write suite.lock once coverage has no hole and verify is clean.
+
+    Refuses (exit 1) a suite with a coverage hole or a verification defect; an existing lock that
+    matches is kept (exit 0), one that differs is an error (exit 2): a frozen suite never changes.
+    """
+    from swarmgym.suiteverify import freeze_suite, plan
+
+    cfg = config_from(ctx, **{"checks.timeout": check_timeout})
+    suite = _load(cfg, suite_name)
+    result, holes = _run_verification(suite, lambda on_row: freeze_suite(suite, cfg, workers=workers, on_row=on_row),
+                                      len(plan(suite)))
+    if holes:
+        for h in holes:
+            click.echo(f"HOLE {h}")
+        click.echo(f"not frozen: {len(holes)} coverage hole(s) in suite {suite.name} (see `swarmgym suite coverage`)",
+                   err=True)
+        ctx.exit(1)
+    assert result is not None
+    if as_json:
+        click.echo(_json(result))
+    else:
+        _print_verification(result, workers)
+    if not result.ok:
+        click.echo(f"not frozen: suite {suite.name} has defects", err=True)
+        ctx.exit(1)
+    click.echo(f"frozen: {suite.folder / 'suite.lock'} holds {suite.hash}", err=True)
+
+
+@suite_group.command("new")
+@click.argument("name")
+@click.option("--suite", "suite_name", default=None, help="The suite to add the spec to (created if missing) "
+              "[default: config `suite`].")
+@click.option("--slug", default=None, envvar="SWARMGYM_SUITE_SLUG", help="The app's package name [default: NAME].")
+@click.pass_context
+def new_cmd(ctx: click.Context, name: str, suite_name: str | None, slug: str | None) -> None:
+    """Scaffold spec NAME: prompts, requirements with edge classes, checks, a reference app, mutants and a
+    golden-table generator (run once). `suite coverage` and `suite verify` are green on it; edit from there.
+
+    Written under the config's `suites_dir` (`SWARMGYM_SUITES_DIR`); with an installed wheel and no
+    `suites_dir` set, under `<home>/suites` (set `suites_dir` to it to run the new suite by name)."""
+    from swarmgym.suite import packaged_suites_dir
+    from swarmgym.suitenew import new_spec
+
+    cfg = config_from(ctx)
+    where = cfg.suites_dir
+    if where == packaged_suites_dir() and "site-packages" in where.parts:
+        where = cfg.home / "suites"
+    for path in new_spec(where, suite_name or cfg.suite, name, slug):
+        click.echo(str(path))
 
 
 @suite_group.command("coverage")

@@ -53,14 +53,15 @@ def test_hash_prints_the_frozen_suite_hash_matching_its_lock(tmp_path):
     assert "matches" in res.stderr
 
 
-def test_write_lock_freezes_a_new_suite_and_refuses_to_refreeze_an_edit(tmp_path):
+def test_freeze_locks_a_verified_suite_and_refuses_to_refreeze_an_edit(tmp_path):
     d = tiny_suite(tmp_path, lock=False)
-    res = swarmgym("suite", "hash", "--suite", str(d), "--write-lock", home=tmp_path)
-    assert res.returncode == 0 and (d / "suite.lock").read_text().strip() == res.stdout.strip()
+    res = swarmgym("suite", "freeze", "--suite", str(d), home=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert (d / "suite.lock").read_text().strip() == swarmgym("suite", "hash", "--suite", str(d), home=tmp_path).stdout.strip()
     (d / "suite.yaml").write_text((d / "suite.yaml").read_text().replace("hp", "harder"))
     res = swarmgym("suite", "hash", "--suite", str(d), home=tmp_path)
     assert res.returncode == 1 and "MISMATCH" in res.stderr
-    res = swarmgym("suite", "hash", "--suite", str(d), "--write-lock", home=tmp_path)
+    res = swarmgym("suite", "freeze", "--suite", str(d), home=tmp_path)
     assert res.returncode == 2 and "Traceback" not in res.stderr and "new suite" in res.stderr
 
 
@@ -144,3 +145,62 @@ def test_verify_reports_the_mutation_score(tmp_path):
     [mut] = [r for r in out["rows"] if r["kind"] == "mutant"]
     assert mut["name"] == "floor-division" and "golden_table" in mut["failed"] and mut["ok"]
     assert out["killed"] == out["mutants"] == 1 and out["mutation_score"] == 1.0
+
+
+def _scaffold(tmp_path, name="greeter", suite="my-v1"):
+    suites = tmp_path / "suites"
+    (tmp_path / "config.yaml").write_text(f"suites_dir: {suites}\n")
+    res = swarmgym("suite", "new", name, "--suite", suite, home=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return suites / suite
+
+
+def test_a_scaffolded_spec_is_whole_and_freezes(tmp_path):
+    d = _scaffold(tmp_path)
+    assert (d / "specs" / "greeter.yaml").is_file() and (d / "tables" / "greeter.json").is_file()
+    assert (d / "apps" / "greeter" / "reference" / "greeter" / "__main__.py").is_file()
+    cov = swarmgym("suite", "coverage", "--suite", "my-v1", "--json", home=tmp_path)
+    assert cov.returncode == 0, cov.stdout
+    assert {(c["id"], c["edge"]) for c in json.loads(cov.stdout)["edges"]} == {
+        ("GREETER-GREET", "whitespace"), ("GREETER-GREET", "unicode"), ("GREETER-BLANK", "empty"),
+        ("GREETER-BLANK", "whitespace")}
+    res = swarmgym("suite", "freeze", "--suite", "my-v1", "--workers", "2", home=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "kills per requirement: 4/4" in res.stdout and "mutation score: 8/8" in res.stdout
+    assert (d / "suite.lock").read_text().strip().startswith("sha256:")
+    again = swarmgym("suite", "new", "other", "--suite", "my-v1", home=tmp_path)
+    assert again.returncode == 2 and "is frozen" in again.stderr and "Traceback" not in again.stderr
+
+
+def test_freeze_refuses_a_suite_whose_edge_class_no_row_samples(tmp_path):
+    d = _scaffold(tmp_path)
+    table = d / "tables" / "greeter.json"
+    data = json.loads(table.read_text())
+    data["rows"] = [r for r in data["rows"] if "unicode" not in r["edges"]]
+    table.write_text(json.dumps(data))
+    res = swarmgym("suite", "freeze", "--suite", "my-v1", home=tmp_path)
+    assert res.returncode == 1
+    assert "requirement GREETER-GREET: no golden row or check samples edge class 'unicode'" in res.stdout
+    assert not (d / "suite.lock").exists()
+
+
+def test_freeze_refuses_a_suite_with_a_surviving_mutant(tmp_path):
+    d = _scaffold(tmp_path)
+    mutants = d / "apps" / "greeter" / "mutants.yaml"
+    mutants.write_text(mutants.read_text() + """  - name: harmless
+    breaks: [GREETER-GREET]
+    failure: liar
+    description: renames a local variable (not a bug at all)
+    patch:
+      - {file: greeter/__main__.py, old: "    parser = argparse", new: "    p = None\\n    parser = argparse"}
+""")
+    res = swarmgym("suite", "freeze", "--suite", "my-v1", "--workers", "2", home=tmp_path)
+    assert res.returncode == 1 and "not frozen" in res.stderr
+    assert "GREETER-GREET[/]" not in res.stdout and "survivors harmless" in res.stdout
+    assert not (d / "suite.lock").exists()
+
+
+def test_suite_new_refuses_a_name_that_is_not_an_identifier(tmp_path):
+    (tmp_path / "config.yaml").write_text(f"suites_dir: {tmp_path / 'suites'}\n")
+    res = swarmgym("suite", "new", "Bad-Name", "--suite", "my-v1", home=tmp_path)
+    assert res.returncode == 2 and "NAME: expected a lower-case identifier" in res.stderr and "Traceback" not in res.stderr
