@@ -7,6 +7,7 @@ status ``error`` and an :class:`ErrorInfo`, so a bad run never kills a campaign.
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 import time
 from pathlib import Path
@@ -19,6 +20,8 @@ from swarmgym.hostload import host_load
 from swarmgym.hosts import host_name
 from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
 from swarmgym.suite import Check, Spec, Suite, load_suite, seed_workspace
+
+log = logging.getLogger(__name__)
 
 
 def new_session_id(slug: str) -> str:
@@ -172,6 +175,10 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
                                            **_summary(evidence, verdict)})
         doc.overall, doc.functional = verdict.overall, verdict.functional
     except Exception as e:
+        if result.status == JobStatus.INFRA:  # could not run (no binary, no box, other suite): its one line says why
+            log.warning("job %s could not run: %s: %s", job.job_id, type(e).__name__, e)
+        else:
+            log.exception("job %s failed", job.job_id)
         result.error = ErrorInfo.of(e)
         result.wall_secs = round(time.time() - started, 3)
         result.provenance = base_provenance(job, cfg, host).model_copy(
@@ -185,6 +192,7 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         write_session(cfg.runs_dir, doc, secrets=cfg.secrets)
         result.artefacts = str(cfg.runs_dir / sid)
     except Exception as e:  # the verdict stands even if the report could not be written
+        log.exception("job %s: run folder not written", job.job_id)
         result.artefacts = None
         doc.data["report_error"] = ErrorInfo.of(e).model_dump()
     return result

@@ -71,3 +71,33 @@ def test_suite_mismatch_is_an_infra_result_with_the_reason(cfg, suite):
     assert rec.provenance.adapter == "sim" and rec.provenance.host == res.host
     doc = json.loads((cfg.runs_dir / res.session_id / "session.json").read_text())
     assert doc["overall"] == "infra" and doc["provenance"]["adapter"] == "sim"
+
+
+def test_a_job_that_crashes_keeps_where_it_failed_in_its_record_and_logs_the_traceback(cfg, suite, caplog):
+    import logging
+
+    cfg.home.mkdir(parents=True, exist_ok=True)
+    (cfg.home / "apps").write_text("a file where the workspaces folder should be")
+    with caplog.at_level(logging.ERROR, logger="swarmgym.job"):
+        res = run_job(job_for(suite, "compute", "reference"), cfg)
+    assert res.status == "error" and res.error.type in ("NotADirectoryError", "FileExistsError")
+    assert "in run_turn" in res.error.traceback and "mkdir" in res.error.traceback
+    rec = record_from_result(res)
+    assert rec.overall == "error" and rec.error.traceback == res.error.traceback  # the ledger keeps it
+    doc = json.loads((cfg.runs_dir / res.session_id / "session.json").read_text())
+    assert "in run_turn" in doc["error"]["traceback"]
+    (line,) = [r for r in caplog.records if res.job.job_id in r.getMessage()]
+    assert line.levelno == logging.ERROR and line.exc_info[0].__name__ == res.error.type
+
+
+def test_a_record_written_before_tracebacks_were_kept_still_loads(tmp_path):
+    from swarmgym.ledger import Ledger
+    from swarmgym.models import LedgerRecord
+
+    old = {"session_id": "s-old", "job_id": "c:0001", "campaign_id": "c", "mode": "benchmark", "spec": "crud",
+           "app_slug": "invtrack", "variant": "mlx", "tier": "smoke", "overall": "error", "functional": False,
+           "ts": 1.7e9, "error": {"type": "AdapterError", "message": "goose binary not found"}}
+    (tmp_path / "ledger").mkdir()
+    (tmp_path / "ledger" / "sessions.jsonl").write_text(json.dumps(old) + "\n")
+    (rec,) = Ledger(tmp_path / "ledger").records()
+    assert isinstance(rec, LedgerRecord) and rec.error.type == "AdapterError" and rec.error.traceback is None

@@ -97,10 +97,12 @@ def execute(job: JobSpec, cfg, host: str, guard_pid: int | None, soft_limit: flo
 
         res = run_job(job, cfg, host=host, sampler=sampling)
     except SoftTimeLimitExceeded as e:
+        log.warning("run_job %s: killed at the soft time limit (%ss)", job.job_id, soft_limit)
         res = failed_result(job, host, JobStatus.TIMEOUT, ErrorInfo(type="SoftTimeLimitExceeded",
                             message=f"killed at the soft time limit ({soft_limit}s)") if soft_limit else ErrorInfo.of(e),
                             started)
     except Exception as e:  # run_job should not raise; if it does, the error is data
+        log.exception("run_job %s crashed", job.job_id)
         res = failed_result(job, host, JobStatus.ERROR, ErrorInfo.of(e), started)
     hit = (res.error is not None and res.error.type == "SoftTimeLimitExceeded") or (
         soft_limit is not None and time.time() - task_started >= soft_limit)
@@ -154,11 +156,11 @@ class RunJobTask(Task):
             job = JobSpec.model_validate(args[0] if args else kwargs.get("job"))
             host = host_of(getattr(self.request, "hostname", None))
             status = JobStatus.TIMEOUT if isinstance(exc, TimeLimitExceeded) else JobStatus.ERROR
-            err = ErrorInfo(type=type(exc).__name__, message=f"{exc} (worker {host})"[:2000])
+            err = ErrorInfo.of(exc).model_copy(update={"message": f"{exc} (worker {host})"[:2000]})
             res = failed_result(job, host, status, err, time.time())
             to_coordinator(self.app, "swarmgym.record_job", [res.model_dump(mode="json")], job.job_id)
-        except Exception as e:  # reconcile will find the job lost
-            log.error("run_job %s failed and could not be recorded: %s", task_id, e)
+        except Exception:  # reconcile will find the job lost
+            log.exception("run_job %s failed and could not be recorded", task_id)
 
 
 @shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

@@ -185,7 +185,7 @@ def regenerate_reports(self) -> dict:
     try:
         return {"reports": [str(p) for p in regenerate(cfg)]}
     except Exception as e:  # the records stand even if a report could not be written
-        log.error("reports not regenerated: %s", e)
+        log.exception("reports not regenerated")
         return {"error": str(e)[:500]}
 
 
@@ -241,8 +241,8 @@ def store_artefacts(cfg, session_id: str, payload: str) -> None:
 
     try:
         unpack(payload, cfg.runs_dir, session_id)
-    except Exception as e:
-        log.error("artefacts of %s not stored: %s", session_id, e)
+    except Exception:
+        log.exception("artefacts of %s not stored", session_id)
 
 
 @shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True, max_retries=None,

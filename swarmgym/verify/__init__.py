@@ -8,6 +8,7 @@ optional ``judge`` callable (exploratory mode); benchmark mode runs without one.
 from __future__ import annotations
 
 import functools
+import logging
 from pathlib import Path
 from typing import Callable, Protocol
 
@@ -19,6 +20,7 @@ from swarmgym.verify.verdict import compose
 
 __all__ = ["verify", "compose", "dimension", "errored", "Judge", "REGISTRY"]
 
+log = logging.getLogger(__name__)
 Dimension = Callable[[VerifyContext], DimensionResult]
 REGISTRY: dict[str, Dimension] = {}
 
@@ -49,6 +51,7 @@ def _guarded(name: str, fn: Callable[[], DimensionResult]) -> DimensionResult:
     try:
         return fn()
     except Exception as e:  # a crashing dimension is data, not a crash
+        log.exception("verify: dimension %s crashed", name)
         return errored(name, e)
 
 
@@ -67,6 +70,7 @@ def verify(evidence: Evidence | None, workspace: str | Path, checks: list[Check]
             for d in judge(ctx.workspace, prompt, list(requirements or []), evidence):
                 dims[d.name] = d
         except Exception as e:
+            log.exception("verify: the judge crashed")
             for name in ("requirements", "code_quality", "bugs"):
                 dims[name] = errored(name, e)
     return compose(dims)

@@ -1,4 +1,7 @@
-from swarmgym.models import DimensionResult, Finding, HostSample, PoolDevice, TaskOutcome
+import logging
+
+from swarmgym.models import (TRACE_CHARS, TRACE_FRAMES, DimensionResult, ErrorInfo, Finding, HostSample, PoolDevice,
+                             TaskOutcome, Verdict)
 from swarmgym.suite import Check
 from swarmgym.verify import REGISTRY, compose, dimension, verify
 
@@ -159,6 +162,42 @@ def test_crashing_dimension_is_recorded_as_error_and_verdict_still_computed(tmp_
     d = v.dimensions["explodes"]
     assert d.status == "error" and d.error.type == "ZeroDivisionError"
     assert v.functional and v.overall == "partial"
+
+
+def _share_of(total, parts):
+    return total / parts
+
+
+def test_a_crashed_dimension_keeps_its_traceback_naming_where_it_failed_and_logs_it(tmp_path, cfg, caplog):
+    @dimension("divides")
+    def divides(ctx):
+        return _share_of(4, 0)
+    try:
+        with caplog.at_level(logging.ERROR, logger="swarmgym.verify"):
+            v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg)
+    finally:
+        REGISTRY.pop("divides")
+    err = v.dimensions["divides"].error
+    assert err.type == "ZeroDivisionError" and err.traceback.startswith("Traceback (most recent call last)")
+    assert "in _share_of" in err.traceback and "in divides" in err.traceback  # where it failed, and who called it
+    assert err.traceback.rstrip().endswith("ZeroDivisionError: division by zero")
+    stored = Verdict.model_validate_json(v.model_dump_json())  # what session.json keeps
+    assert stored.dimensions["divides"].error.traceback == err.traceback
+    (line,) = [r for r in caplog.records if "divides" in r.getMessage()]
+    assert line.levelno == logging.ERROR and line.exc_info and line.exc_info[0] is ZeroDivisionError
+
+
+def test_a_traceback_is_capped_to_its_innermost_frames_and_characters():
+    def deep(n):
+        return deep(n - 1) if n else 1 / 0
+    try:
+        deep(200)
+    except ZeroDivisionError as e:
+        err = ErrorInfo.of(e)
+    assert len(err.traceback) <= TRACE_CHARS
+    assert err.traceback.count("in deep") <= TRACE_FRAMES
+    assert err.traceback.rstrip().endswith("ZeroDivisionError: division by zero")  # the end is kept
+    assert ErrorInfo.of(ValueError("never raised")).traceback is None
 
 
 def test_judge_dimensions_join_the_verdict_and_a_crashing_judge_is_error(tmp_path, cfg):
