@@ -6,6 +6,7 @@ report.html) and one ledger record (mode ``exploratory``).
 """
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -19,6 +20,7 @@ from swarmgym.models import ErrorInfo, SessionDoc, Turn, Verdict
 from swarmgym.suite import Check
 
 Progress = Callable[[str], None]
+log = logging.getLogger(__name__)
 
 
 class _State:
@@ -39,6 +41,10 @@ def _turn(st: _State, n: int, kind: str, prompt: str, *, adapter: str, variant: 
         evidence, verdict = run_turn(st.workspace, prompt, st.checks, st.cfg, adapter=adapter, variant=variant,
                                      env=st.env, mcp=st.mcp, judge=judge, seed=seed, requirements=st.requirements)
     except Exception as e:  # the swarm could not even start: data, not a crash
+        if isinstance(e, SwarmgymError):  # a known cause (no binary, no box): its one line says it
+            log.warning("turn %d could not run: %s: %s", n, type(e).__name__, e)
+        else:
+            log.exception("turn %d crashed", n)
         return Turn(n=n, kind=kind, prompt=prompt, error=ErrorInfo.of(e), wall_secs=round(time.time() - start, 3))
     turn = turn_from(n, kind, prompt, evidence, verdict, time.time() - start)
     if evidence.provenance is not None:
@@ -227,6 +233,7 @@ def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, 
     try:
         write_session(cfg.runs_dir, doc, secrets=cfg.secrets)
     except Exception as e:  # the verdict stands even if the report could not be written
+        log.exception("session %s: run folder not written", doc.session_id)
         doc.data["report_error"] = ErrorInfo.of(e).model_dump()
         say(f"could not write {cfg.runs_dir / doc.session_id}: {e}")
     _record(cfg, doc, brain, started)
