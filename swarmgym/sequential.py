@@ -21,9 +21,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.special import betaln
-from scipy.stats import binom
+
+# scipy is imported where it is used: the CLI loads this module at start (compare's options), and
+# importing scipy.stats/optimize costs ~1.5 s of every `swarmgym` command's start-up.
 
 DECISIONS = ("B", "A", "no difference", "undecided")
 CONTINUE = "continue"
@@ -45,6 +45,8 @@ def prior_a(alpha: float) -> float:
     def f(a: float) -> float:
         return float(log_evalue(0, n, a)) - target
 
+    from scipy.optimize import brentq
+
     lo, hi = 1e-6, 1e3
     if f(lo) <= 0:
         return lo
@@ -53,6 +55,8 @@ def prior_a(alpha: float) -> float:
 
 def log_evalue(b, c, a: float):
     """log of the mixture e-value after ``b`` pairs won by A and ``c`` won by B (arrays ok)."""
+    from scipy.special import betaln
+
     b = np.asarray(b, dtype=float)
     c = np.asarray(c, dtype=float)
     return betaln(a + c, a + b) - betaln(a, a) + (b + c) * math.log(2)
@@ -211,6 +215,8 @@ def simulate(d: np.ndarray, round_size: int, *, alpha: float, min_effect: float,
 
 def mcnemar_critical(m: np.ndarray, alpha: float) -> np.ndarray:
     """Largest k with exact two-sided McNemar p = 2 P(Bin(m, 1/2) <= k) <= alpha (-1: none)."""
+    from scipy.stats import binom
+
     m = np.asarray(m)
     k = binom.ppf(alpha / 2, m, 0.5)
     k = np.where(binom.cdf(k, m, 0.5) <= alpha / 2, k, k - 1)
@@ -219,6 +225,8 @@ def mcnemar_critical(m: np.ndarray, alpha: float) -> np.ndarray:
 
 def fixed_power(pairs: int, psi: float, delta: float, alpha: float) -> float:
     """Power of the exact McNemar test with ``pairs`` pairs, discordance ``psi``, effect ``delta``."""
+    from scipy.stats import binom
+
     m = np.arange(pairs + 1)
     k = mcnemar_critical(m, alpha)
     theta = min(1.0, max(0.0, (psi + delta) / (2 * psi))) if psi > 0 else 0.5

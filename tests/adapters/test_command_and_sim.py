@@ -8,7 +8,7 @@ from swarmgym.adapters import get_adapter
 from swarmgym.collect import collect
 from swarmgym.config import load_config
 from swarmgym.goose_paths import sessions_db
-from tests.fixtures.simrun import suite
+from tests.support.simrun import suite
 
 
 def test_command_adapter_passes_the_prompt_as_one_argument_without_a_shell(tmp_path):

@@ -8,7 +8,7 @@ import psutil
 import pytest
 
 from swarmgym.checks import run_checks
-from tests.fixtures.simrun import run_goose, suite
+from tests.support.simrun import run_goose, suite
 
 PROMPT = suite().spec("crud").prompt
 
@@ -27,7 +27,7 @@ def test_reference_build_passes_every_golden_check(tmp_path):
 
 
 def _cfg(tmp_path):
-    from tests.fixtures.simrun import goose_cfg
+    from tests.support.simrun import goose_cfg
     return goose_cfg(tmp_path)
 
 
@@ -105,7 +105,7 @@ def test_garbage_stdout_rebuilds_tasks_from_the_event_log(tmp_path):
 def test_mcp_servers_reach_the_swarm_and_show_as_mcp_calls(tmp_path):
     from swarmgym.adapters import get_adapter
     from swarmgym.collect import collect
-    from tests.fixtures.simrun import goose_cfg, sim_env
+    from tests.support.simrun import goose_cfg, sim_env
 
     cfg = goose_cfg(tmp_path)
     ws = tmp_path / "ws"

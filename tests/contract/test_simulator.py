@@ -10,8 +10,8 @@ import pytest
 
 from tests.contract import goose_schema as schema
 from tests.contract import harness_reader as harness
-from tests.contract.conftest import run_goose
-from tests.fixtures.simrun import suite
+from tests.support.goose import run_goose
+from tests.support.simrun import suite
 
 SPECS = suite().specs
 RUNS = {  # name -> (spec index, extra env)

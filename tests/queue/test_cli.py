@@ -93,7 +93,7 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     from swarmgym.campaign import plan_jobs
     from swarmgym.config import load_config
     from swarmgym.suite import load_suite
-    from tests.queue.conftest import app_for
+    from tests.support.queue import app_for
     from swarmgym.workers.tasks import run_job_task
 
     cfg = load_config(home)

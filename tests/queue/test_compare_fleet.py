@@ -13,7 +13,7 @@ import pytest
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue.localfleet import LocalFleet
-from tests.queue.conftest import SIM_ENV, wait_until, write_config
+from tests.support.queue import SIM_ENV, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 

@@ -16,8 +16,7 @@ from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import deadhosts, liveness, store
 from swarmgym.queue.redis_util import for_config
-from tests.queue.conftest import app_for, wait_until, write_config
-from tests.queue.test_fleet import finalized, jsonl_job_ids, send_custom
+from tests.support.queue import app_for, finalized, jsonl_job_ids, send_custom, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 WINDOW = 4
@@ -118,7 +117,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     from swarmgym.campaign import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch
     from swarmgym.suite import load_suite
-    from tests.queue.test_fleet import _port_open, free_port, procfile_command
+    from tests.support.queue import free_port, port_open, procfile_command
 
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
@@ -128,7 +127,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
                           "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"})  # `celery` of this venv
     app = app_for(home)
     fleet.wait_ready(app, names)
-    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 180, what="flower listening")
+    wait_until(lambda: flower.popen.poll() is None and port_open(port), 180, what="flower listening")
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
     cid = "flower-states"

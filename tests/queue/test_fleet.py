@@ -1,29 +1,22 @@
 """A campaign over real worker processes on the real Redis: routing, chord, Flower, SIGKILL, flush, hangs."""
 from __future__ import annotations
 
-import json
-import socket
 import subprocess
 import sys
 import time
-from collections import Counter
-from pathlib import Path
 
 import httpx
 import psutil
 import pytest
 
-from swarmgym.campaign import Campaign, plan_jobs, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
-from swarmgym.queue import dispatch, store
-from swarmgym.queue.localfleet import swarm_processes
+from swarmgym.queue import store
 from swarmgym.queue.redis_util import for_config
-from swarmgym.suite import load_suite
-from tests.queue.conftest import BACKEND_DB, app_for, client, wait_until, write_config
+from tests.support.queue import (BACKEND_DB, app_for, client, finalized, free_port, jsonl_job_ids, port_open,
+                                 procfile_command, send_custom, sims_under, wait_until, write_config)
 
 pytestmark = pytest.mark.redis
-REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(home, *args, check=True):
@@ -32,55 +25,6 @@ def cli(home, *args, check=True):
     if check:
         assert p.returncode == 0, p.stderr + p.stdout
     return p
-
-
-def jsonl_job_ids(home) -> Counter:
-    path = home / "ledger" / "sessions.jsonl"
-    if not path.exists():
-        return Counter()
-    return Counter(json.loads(line)["job_id"] for line in path.read_text().splitlines() if line.strip())
-
-
-def finalized(home, cid):
-    return lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}")
-
-
-def sims_under(home) -> list[psutil.Process]:
-    out = []
-    for p in swarm_processes():
-        try:
-            if str(p.cwd()).startswith(str(home)):
-                out.append(p)
-        except psutil.Error:
-            continue
-    return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def procfile_command(name: str) -> str:
-    for line in (REPO / "Procfile").read_text().splitlines():
-        if line.startswith(f"{name}:"):
-            return line.split(":", 1)[1].strip()
-    raise AssertionError(f"no {name} in Procfile")
-
-
-def send_custom(home, variant, jobs_env: list[dict], cid: str) -> list[str]:
-    """Enqueue a campaign whose jobs carry extra swarm env (e.g. SWARMGYM_SIM_FORCE=hang)."""
-    cfg = load_config(home)
-    s = load_suite(cfg.suite, cfg.suites_dir)
-    jobs = plan_jobs(s, "light", variant, campaign_id=cid)[: len(jobs_env)]
-    jobs = [j.model_copy(update={"env": e}) for j, e in zip(jobs, jobs_env)]
-    camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant=variant, suite=s.name, suite_hash=s.hash,
-                    jobs=jobs)
-    save_campaign(cfg, camp)
-    store.ensure_redis(for_config(cfg), camp)
-    dispatch.send_jobs(app_for(home), cfg, cid, jobs, fresh=True)
-    return [j.job_id for j in jobs]
 
 
 def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_record_writes_the_benchmark(home, fleet_factory):
@@ -92,7 +36,7 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
                          {"FLOWER_BASIC_AUTH": "tester:s3cret", "FLOWER_PORT": str(port)})
     app = app_for(home)
     fleet.wait_ready(app, names)
-    wait_until(lambda: flower.popen.poll() is None and _port_open(port), 30, what="flower listening")
+    wait_until(lambda: flower.popen.poll() is None and port_open(port), 30, what="flower listening")
 
     out = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx").stdout.split()
     cid = out[0]
@@ -130,12 +74,6 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
     assert "finalized" in status and "15/15 recorded" in status
     workers = cli(home, "workers").stdout
     assert "mlx@mlx-a" in workers and "variant.gguf" in workers
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_without_orphans(home, fleet_factory):

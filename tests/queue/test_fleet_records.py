@@ -11,7 +11,7 @@ from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch
 from swarmgym.queue.localfleet import LocalFleet
-from tests.queue.conftest import SIM_ENV, wait_until
+from tests.support.queue import SIM_ENV, wait_until
 
 pytestmark = pytest.mark.redis
 

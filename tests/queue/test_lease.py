@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from swarmgym.queue.lease import JobLease, lease_key
-from tests.queue.conftest import SPARE_DB, client
+from tests.support.queue import SPARE_DB, client
 
 pytestmark = pytest.mark.redis
 

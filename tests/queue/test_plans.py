@@ -10,7 +10,7 @@ from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import plans
 from swarmgym.queue.redis_util import for_config
-from tests.queue.conftest import app_for, wait_until, write_config
+from tests.support.queue import app_for, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 

@@ -14,7 +14,7 @@ from swarmgym.queue import dispatch, store
 from swarmgym.queue.coordinator import FLUSH_SETTLE, reconcile_all
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
-from tests.queue.conftest import app_for, wait_until, write_config
+from tests.support.queue import app_for, wait_until, write_config
 
 pytestmark = pytest.mark.redis
 

@@ -19,7 +19,7 @@ from swarmgym.models import JobResult
 from swarmgym.queue import counters, dispatch, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
-from tests.queue.conftest import BACKEND_DB, app_for, client, wait_until
+from tests.support.queue import BACKEND_DB, app_for, client, tiny_jobs_home, wait_until
 
 pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]
@@ -59,24 +59,6 @@ def result_for(job, host="h1") -> dict:
     now = time.time()
     return JobResult(job=job, session_id=f"s-{job.job_id}", host=host, status="error", started=now - 1,
                      finished=now).model_dump(mode="json")
-
-
-TINY_SUITE = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
-    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
-
-
-def tiny_jobs_home(home) -> None:
-    """Real but tiny jobs: the command adapter writes a file, a one-check suite checks it."""
-    import yaml
-
-    from tests.queue.conftest import write_config
-
-    suites = home.parent / "suites"
-    (suites / "tiny-v1").mkdir(parents=True)
-    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY_SUITE))
-    write_config(home, extra={"suites_dir": str(suites), "suite": "tiny-v1", "swarm": {
-        "adapter": "command", "command": ["sh", "-c", "echo ok > out.txt", "{prompt}"], "timeout": 60}})
 
 
 def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_results(home, fleet_factory, rdb):

@@ -77,7 +77,7 @@ def test_schedule_list_shows_the_next_run(tmp_path):
 
 @pytest.mark.redis
 def test_a_second_beat_refuses_to_run(tmp_path, rdb):
-    from tests.queue.conftest import write_config
+    from tests.support.queue import write_config
 
     write_config(tmp_path)
     env = {"SWARMGYM_HOME": str(tmp_path), "PATH": __import__("os").environ["PATH"]}
@@ -105,7 +105,7 @@ def test_a_cleanly_stopped_beat_releases_its_lock_so_a_restart_is_not_refused(tm
     import os
     import signal
 
-    from tests.queue.conftest import write_config
+    from tests.support.queue import write_config
 
     write_config(tmp_path)
     env = {"SWARMGYM_HOME": str(tmp_path), "PATH": os.environ["PATH"]}

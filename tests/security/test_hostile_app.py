@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.security.conftest import FILE_MB, MAX_PROCS, tree_digest
+from tests.support.hostile import FILE_MB, MAX_PROCS, tree_digest
 
 MODES = ["embedded", "fleet"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from swarmgym.isolation import Policy
 from swarmgym.isolation.policy import Limits
 from swarmgym.isolation.seatbelt import profile
-from tests.security.conftest import require_bwrap
+from tests.support.hostile import require_bwrap
 
 NO_BWRAP_PATH = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
                                 if not (Path(p) / "bwrap").exists())
@@ -54,7 +54,7 @@ def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
     from swarmgym.config import load_config
     from swarmgym.job import run_job
     from swarmgym.suite import load_suite
-    from tests.security.conftest import trim_checks
+    from tests.support.hostile import trim_checks
 
     suites = tmp_path / "suites"
     shutil.copytree(load_suite("bench-v1").root.parent, suites, ignore=shutil.ignore_patterns("__pycache__"))

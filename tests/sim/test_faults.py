@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from swarmgym.sim.faults import draw_faults, parse_force, rates_for, resolve
 from swarmgym.sim.fleet import load_fleet
-from tests.fixtures.simrun import suite
+from tests.support.simrun import suite
 
 FLEET = load_fleet({})
 

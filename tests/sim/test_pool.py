@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures.simrun import run_goose, sim_cli, suite
+from tests.support.simrun import run_goose, sim_cli, suite
 
 PROMPT = suite().specs[0].prompt
 

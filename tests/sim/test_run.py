@@ -6,7 +6,7 @@ import re
 import shutil
 import sqlite3
 
-from tests.fixtures.simrun import sim_cli, suite
+from tests.support.simrun import sim_cli, suite
 
 PROMPT = suite().specs[1].prompt
 

@@ -5,7 +5,7 @@ from swarmgym.models import (TRACE_CHARS, TRACE_FRAMES, DimensionResult, ErrorIn
 from swarmgym.suite import Check
 from swarmgym.verify import REGISTRY, compose, dimension, verify
 
-from tests.verify.conftest import make_evidence
+from tests.support.evidence import make_evidence
 
 OK = Check(name="ok", kind="command_succeeds", run="python3 -c 'print(1+1)' | grep -q 2")
 BAD = Check(name="bad", kind="command_succeeds", run="python3 -c 'print(3)' | grep -q 2")

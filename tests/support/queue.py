@@ -1,0 +1,158 @@
+"""Queue test helpers: the session's throwaway Redis, a queue home's config, fleet checks, tiny jobs.
+
+The session's ``redis-server`` is started by the ``redis_server`` fixture (``tests/conftest.py``), which
+registers it here so :func:`url` and :func:`client` reach it; a test that needs a server of its own takes
+the ``own_redis`` fixture and passes its URLs to :func:`write_config`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from collections import Counter
+from pathlib import Path
+
+import psutil
+import pytest
+import redis
+import yaml
+
+from swarmgym.config import load_config
+from swarmgym.queue.localredis import free_port  # noqa: F401  (the one free_port, re-exported for tests)
+
+REPO = Path(__file__).resolve().parents[2]
+BROKER_DB, BACKEND_DB, SPARE_DB = 0, 1, 2
+SERVERS: list = []  # the session's LocalRedis, set by the ``redis_server`` fixture
+SIM_ENV = {"SWARMGYM_SIM_TIME_SCALE": "0.002"}
+
+
+def url(db: int = BROKER_DB) -> str:
+    if not SERVERS:
+        raise RuntimeError("the redis_server fixture is not active")
+    return SERVERS[0].url(db)
+
+
+def start_redis():
+    """A throwaway redis-server (free port, no persistence); under ``CI=true`` a missing one fails, never skips."""
+    from swarmgym.errors import QueueError
+    from swarmgym.queue.localredis import LocalRedis
+
+    try:
+        return LocalRedis()
+    except QueueError as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+
+
+def client(db: int) -> redis.Redis:
+    return redis.Redis.from_url(url(db), decode_responses=True, socket_connect_timeout=2)
+
+
+def write_config(home, **queue) -> None:
+    """``home/config.yaml`` for a queue test: the session's Redis (or ``broker_url=``/``result_backend=``),
+    short leases and limits; ``swarm_timeout=`` sets ``swarm.timeout``, ``extra=`` adds top-level keys."""
+    q = {"broker_url": queue.get("broker_url") or url(BROKER_DB),
+         "result_backend": queue.get("result_backend") or url(BACKEND_DB), "visibility_timeout": 600,
+         "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
+         "schedule_grace": 1800, "reconcile_secs": 5}
+    q.update(queue)
+    swarm = {"timeout": q.pop("swarm_timeout", 120)}
+    extra = q.pop("extra", {})
+    (home / "config.yaml").write_text(yaml.safe_dump({"queue": q, "swarm": swarm, **extra}))
+
+
+def app_for(home):
+    from swarmgym.queue.app import make_app
+
+    return make_app(load_config(home))
+
+
+def wait_until(pred, timeout: float, interval: float = 0.5, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def procfile_command(name: str) -> str:
+    """The command line of process ``name`` in the repo's Procfile."""
+    for line in (REPO / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no {name} in Procfile")
+
+
+def jsonl_job_ids(home) -> Counter:
+    """How many lines of ``sessions.jsonl`` each job id has (exactly-once checks)."""
+    path = home / "ledger" / "sessions.jsonl"
+    if not path.exists():
+        return Counter()
+    return Counter(json.loads(line)["job_id"] for line in path.read_text().splitlines() if line.strip())
+
+
+def finalized(home, cid):
+    """A predicate: the campaign record of ``cid`` is in ``home``'s ledger."""
+    from swarmgym.ledger import Ledger
+
+    return lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}")
+
+
+def sims_under(home) -> list[psutil.Process]:
+    """Live simulator processes whose workspace is under ``home`` (to prove nothing was orphaned)."""
+    from swarmgym.queue.localfleet import swarm_processes
+
+    out = []
+    for p in swarm_processes():
+        try:
+            if str(p.cwd()).startswith(str(home)):
+                out.append(p)
+        except psutil.Error:
+            continue
+    return out
+
+
+def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "light") -> list[str]:
+    """Enqueue a campaign whose jobs carry extra swarm env (e.g. SWARMGYM_SIM_FORCE=hang)."""
+    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.queue import dispatch, store
+    from swarmgym.queue.redis_util import for_config
+    from swarmgym.suite import load_suite
+
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    jobs = plan_jobs(s, tier, variant, campaign_id=cid)[: len(jobs_env)]
+    jobs = [j.model_copy(update={"env": e}) for j, e in zip(jobs, jobs_env)]
+    camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant=variant, suite=s.name, suite_hash=s.hash,
+                    jobs=jobs)
+    save_campaign(cfg, camp)
+    store.ensure_redis(for_config(cfg), camp)
+    dispatch.send_jobs(app_for(home), cfg, cid, jobs, fresh=True)
+    return [j.job_id for j in jobs]
+
+
+TINY_SUITE = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
+    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
+    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
+
+
+def tiny_jobs_home(home, command: str = "echo ok > out.txt", **queue) -> None:
+    """Real but tiny jobs: the ``command`` adapter runs ``command`` (a shell line) in the workspace and the
+    one-check suite ``tiny-v1`` checks that it wrote ``out.txt``; ``queue`` settings as for :func:`write_config`."""
+    suites = home.parent / "suites"
+    (suites / "tiny-v1").mkdir(parents=True, exist_ok=True)
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY_SUITE))
+    swarm = {"adapter": "command", "command": ["sh", "-c", command, "{prompt}"],
+             "timeout": queue.pop("swarm_timeout", 60)}
+    extra = {**queue.pop("extra", {}), "suites_dir": str(suites), "suite": "tiny-v1", "swarm": swarm}
+    write_config(home, extra=extra, **queue)
