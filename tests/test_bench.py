@@ -9,6 +9,8 @@ import time
 import psutil
 import pytest
 
+from tests.support.queue import tiny_bench_home
+
 ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}
 for k in list(ENV):
     if k.startswith(("GOOSE_SWARM_", "SWARMGYM_")) and k != "SWARMGYM_SIM_TIME_SCALE":
@@ -41,6 +43,21 @@ def test_light_bench_leaves_ledger_benchmark_md_and_three_reports(tmp_path):
     assert all(x["suite_hash"].startswith("sha256:") and x["mode"] == "benchmark" for x in recs)
     assert (tmp_path / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
     assert len(list((tmp_path / "runs").glob("*/report.html"))) == 3
+    assert "functional" in r.stdout
+
+
+def test_a_tiny_light_bench_records_every_job_and_writes_the_reports(tmp_path):
+    """The fast twin of the test above: the same bench path with tiny real jobs (the command adapter
+    writes a file, a one-check suite grades it in the box)."""
+    home = tmp_path / "home"
+    tiny_bench_home(home, specs=3)
+    r = swarmgym(home, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "command", "--parallel", "2")
+    assert r.returncode == 0, r.stderr
+    recs = ledger_lines(home)
+    assert len(recs) == 3 and {x["spec"] for x in recs} == {"touch", "touch-b", "touch-c"}
+    assert all(x["functional"] and x["provenance"]["adapter"] == "command" and x["suite"] == "tiny-v1" for x in recs)
+    assert (home / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
+    assert len(list((home / "runs").glob("*/report.html"))) == 3
     assert "functional" in r.stdout
 
 

@@ -141,18 +141,37 @@ def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "ligh
     return [j.job_id for j in jobs]
 
 
-TINY_SUITE = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
-    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
+def tiny_suite(specs: int = 1) -> dict:
+    """A suite of ``specs`` one-file apps, one check each (``tiny-v1``'s first spec is ``touch``)."""
+    names = ["touch", "touch-b", "touch-c"][:specs]
+    return {"name": "tiny-v1", "description": "one file, one check", "specs": [{
+        "id": n, "app_slug": n.replace("-", "") + "app", "language": "shell", "archetype": "file",
+        "prompt": f"write out.txt ({n})" if i else "write out.txt", "hard_prompt": "write out.txt",
+        "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]} for i, n in enumerate(names)]}
 
 
-def tiny_jobs_home(home, command: str = "echo ok > out.txt", **queue) -> None:
-    """Real but tiny jobs: the ``command`` adapter runs ``command`` (a shell line) in the workspace and the
-    one-check suite ``tiny-v1`` checks that it wrote ``out.txt``; ``queue`` settings as for :func:`write_config`."""
+TINY_SUITE = tiny_suite(1)
+
+
+def tiny_settings(home, command: str = "echo ok > out.txt", specs: int = 1, timeout: float = 60) -> dict:
+    """Writes the suite ``tiny-v1`` (``specs`` one-file, one-check specs; medium is 5 jobs per spec) beside
+    ``home`` and returns the config keys that select it and the ``command`` adapter running ``command`` (a
+    shell line) in the workspace: real but tiny jobs."""
     suites = home.parent / "suites"
     (suites / "tiny-v1").mkdir(parents=True, exist_ok=True)
-    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY_SUITE))
-    swarm = {"adapter": "command", "command": ["sh", "-c", command, "{prompt}"],
-             "timeout": queue.pop("swarm_timeout", 60)}
-    extra = {**queue.pop("extra", {}), "suites_dir": str(suites), "suite": "tiny-v1", "swarm": swarm}
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(specs)))
+    return {"suites_dir": str(suites), "suite": "tiny-v1",
+            "swarm": {"adapter": "command", "command": ["sh", "-c", command, "{prompt}"], "timeout": timeout}}
+
+
+def tiny_jobs_home(home, command: str = "echo ok > out.txt", specs: int = 1, **queue) -> None:
+    """A queue home (:func:`write_config`, ``queue`` settings as there) whose jobs are tiny (:func:`tiny_settings`)."""
+    extra = {**queue.pop("extra", {}),
+             **tiny_settings(home, command, specs, timeout=queue.pop("swarm_timeout", 60))}
     write_config(home, extra=extra, **queue)
+
+
+def tiny_bench_home(home, command: str = "echo ok > out.txt", specs: int = 1) -> None:
+    """A home for ``swarmgym bench`` (no queue) whose jobs are tiny (:func:`tiny_settings`)."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text(yaml.safe_dump(tiny_settings(home, command, specs)))
