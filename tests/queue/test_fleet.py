@@ -1,8 +1,6 @@
 """A campaign over real worker processes on the real Redis: routing, chord, Flower, SIGKILL, flush, hangs."""
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 import httpx
@@ -13,18 +11,10 @@ from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import store
 from swarmgym.queue.redis_util import for_config
-from tests.support.queue import (BACKEND_DB, app_for, client, finalized, free_port, jsonl_job_ids, port_open,
+from tests.support.queue import (BACKEND_DB, app_for, cli, client, finalized, free_port, jsonl_job_ids, port_open,
                                  procfile_command, send_custom, sims_under, wait_until, write_config)
 
 pytestmark = pytest.mark.redis
-
-
-def cli(home, *args, check=True):
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
-                       text=True, timeout=120)
-    if check:
-        assert p.returncode == 0, p.stderr + p.stdout
-    return p
 
 
 def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_record_writes_the_benchmark(home, fleet_factory):

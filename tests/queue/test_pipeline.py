@@ -9,58 +9,48 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import subprocess
-import sys
 
 import pytest
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import counters
-from tests.queue.test_scale import documented_patterns
-from tests.support.queue import BACKEND_DB, app_for, client, tiny_jobs_home
+from tests.support.queue import BACKEND_DB, app_for, cli, client, documented_patterns, tiny_jobs_home
 from tests.support.tasks import run_coordinator, run_host
 
 pytestmark = pytest.mark.redis
 
 
-def cli(home, *args):
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
-                       text=True, timeout=120)
-    assert p.returncode == 0, p.stderr + p.stdout
-    return p
-
-
 def test_a_tiny_campaign_is_run_by_the_host_task_recorded_once_finalized_and_leaves_only_its_summary(home, rdb):
-    tiny_jobs_home(home)
-    cid = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
-    assert rdb.llen("variant.mlx") == 5
+    tiny_jobs_home(home, specs=3)
+    cid = cli(home, "enqueue", "--tier", "light", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
+    assert rdb.llen("variant.mlx") == 3
 
     shown = run_host(home, "variant.mlx", "mlx-a")
-    assert [s["status"] for s in shown] == ["done"] * 5 and all(s["functional"] for s in shown)
-    assert {s["host"] for s in shown} == {"mlx-a"} and rdb.llen("coordinator") == 5  # one record_job per job
+    assert [s["status"] for s in shown] == ["done"] * 3 and all(s["functional"] for s in shown)
+    assert {s["host"] for s in shown} == {"mlx-a"} and rdb.llen("coordinator") == 3  # one record_job per job
 
     ran = run_coordinator(app_for(home), rdb)
     names = [n for n, _ in ran]
-    assert names.count("swarmgym.record_job") == 5 and "swarmgym.regenerate_reports" in names
+    assert names.count("swarmgym.record_job") == 3 and "swarmgym.regenerate_reports" in names
     ledger = Ledger(home / "ledger")
     recs = ledger.records(kind="session", campaign_id=cid)
-    assert len(recs) == 5 and len({r.job_id for r in recs}) == 5 and {r.host for r in recs} == {"mlx-a"}
+    assert len(recs) == 3 and len({r.job_id for r in recs}) == 3 and {r.host for r in recs} == {"mlx-a"}
     assert all(r.functional and r.provenance.adapter == "command" for r in recs)
     assert all(r.data["artefacts"] == f"runs/{r.session_id}" for r in recs)  # shipped with the record
     assert all((home / "runs" / r.session_id / "session.json").is_file() for r in recs)
     camp = ledger.find(f"campaign:{cid}")[0]
-    assert camp.kind == "campaign" and camp.data["jobs"] == 5
+    assert camp.kind == "campaign" and camp.data["jobs"] == 3
     assert "mlx" in (home / "runs" / "BENCHMARK.md").read_text()
     status = cli(home, "status", cid).stdout
-    assert "finalized" in status and "5/5 recorded" in status
+    assert "finalized" in status and "3/3 recorded" in status
 
     assert client(BACKEND_DB).keys("*") == []  # no task results
     left = rdb.keys("*")
     assert [k for k in left if not any(fnmatch.fnmatchcase(k, p) for p in documented_patterns())] == [], left
     assert sorted(k for k in left if cid in k) == [counters.hash_key(cid)]
     summary = rdb.hgetall(counters.hash_key(cid))
-    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "5"
+    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "3"
 
 
 def test_a_job_that_fails_on_its_host_is_recorded_with_its_reason_and_still_completes_the_campaign(home, rdb):

@@ -3,62 +3,23 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import re
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from swarmgym.campaign import Campaign, plan_jobs, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.models import JobResult
-from swarmgym.queue import counters, dispatch, store
+from swarmgym.queue import counters, dispatch
 from swarmgym.queue.redis_util import for_config
-from swarmgym.suite import load_suite
-from tests.support.queue import BACKEND_DB, app_for, client, tiny_jobs_home, wait_until
+from tests.support.queue import (BACKEND_DB, app_for, cli, client, documented_patterns, plan, result_for,
+                                 tiny_jobs_home, wait_until)
 
 pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]
-
-
-def documented_patterns() -> list[str]:
-    """The key patterns of docs/redis-keys.md's table (first column)."""
-    out = []
-    for line in (REPO / "docs" / "redis-keys.md").read_text().splitlines():
-        if line.startswith("| `"):
-            out += re.findall(r"`([^`]+)`", line.split("|")[1])
-    return out
-
-
-def cli(home, *args):
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
-                       text=True, timeout=120)
-    assert p.returncode == 0, p.stderr + p.stdout
-    return p
-
-
-def plan(home, cid: str, n: int, tier: str = "high") -> Campaign:
-    cfg = load_config(home)
-    s = load_suite(cfg.suite, cfg.suites_dir)
-    base = plan_jobs(s, tier, "mlx", campaign_id=cid)
-    jobs = [base[i % len(base)].model_copy(update={"job_id": f"{cid}-{i:05d}", "seq": i}) for i in range(n)]
-    camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant="mlx", suite=s.name, suite_hash=s.hash,
-                    jobs=jobs)
-    save_campaign(cfg, camp)
-    r = for_config(cfg)
-    store.ensure_redis(r, camp)
-    counters.plan_jobs(r, cid, [(j.job_id, j.job_id) for j in jobs], ttl=3600)
-    return camp
-
-
-def result_for(job, host="h1") -> dict:
-    now = time.time()
-    return JobResult(job=job, session_id=f"s-{job.job_id}", host=host, status="error", started=now - 1,
-                     finished=now).model_dump(mode="json")
 
 
 def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_results(home, fleet_factory, rdb):
@@ -79,7 +40,7 @@ def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_resul
     mine = sorted(k for k in left if cid in k)
     assert mine == [counters.hash_key(cid)]  # no per-job hash, no recent list, no claim
     summary = rdb.hgetall(counters.hash_key(cid))
-    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "5"
+    assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "15"  # medium: at least 15 runs
     assert 0 < rdb.ttl(counters.hash_key(cid)) <= load_config(home).queue.summary_ttl
     assert rdb.memory_usage(counters.hash_key(cid)) < 1024
     assert cid not in rdb.smembers(counters.CAMPAIGNS_SET)

@@ -9,7 +9,7 @@ import pytest
 from swarmgym.config import load_config
 from swarmgym.queue import counters, store
 from swarmgym.queue.redis_util import for_config
-from tests.queue.test_scale import cli, plan
+from tests.support.queue import cli, plan
 
 pytestmark = pytest.mark.redis
 

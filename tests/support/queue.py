@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -77,6 +80,53 @@ def wait_until(pred, timeout: float, interval: float = 0.5, what: str = "conditi
             return v
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def cli(home, *args, check: bool = True, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``swarmgym --root HOME ARGS`` as a user runs it; with ``check`` it must exit 0."""
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+                       text=True, timeout=timeout)
+    if check:
+        assert p.returncode == 0, p.stderr + p.stdout
+    return p
+
+
+def documented_patterns() -> list[str]:
+    """The key patterns of docs/redis-keys.md's table (first column)."""
+    out = []
+    for line in (REPO / "docs" / "redis-keys.md").read_text().splitlines():
+        if line.startswith("| `"):
+            out += re.findall(r"`([^`]+)`", line.split("|")[1])
+    return out
+
+
+def plan(home, cid: str, n: int, tier: str = "high"):
+    """A saved campaign ``cid`` of ``n`` jobs (the suite's jobs repeated), its counters planned in Redis."""
+    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.queue import counters, store
+    from swarmgym.queue.redis_util import for_config
+    from swarmgym.suite import load_suite
+
+    cfg = load_config(home)
+    s = load_suite(cfg.suite, cfg.suites_dir)
+    base = plan_jobs(s, tier, "mlx", campaign_id=cid)
+    jobs = [base[i % len(base)].model_copy(update={"job_id": f"{cid}-{i:05d}", "seq": i}) for i in range(n)]
+    camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant="mlx", suite=s.name, suite_hash=s.hash,
+                    jobs=jobs)
+    save_campaign(cfg, camp)
+    r = for_config(cfg)
+    store.ensure_redis(r, camp)
+    counters.plan_jobs(r, cid, [(j.job_id, j.job_id) for j in jobs], ttl=3600)
+    return camp
+
+
+def result_for(job, host="h1") -> dict:
+    """An ``error`` JobResult of ``job`` from ``host``, as a host sends it to ``record_job``."""
+    from swarmgym.models import JobResult
+
+    now = time.time()
+    return JobResult(job=job, session_id=f"s-{job.job_id}", host=host, status="error", started=now - 1,
+                     finished=now).model_dump(mode="json")
 
 
 def port_open(port: int) -> bool:
