@@ -26,6 +26,17 @@ for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
 # tests/fixtures holds apps under test (with their own tests), not swarmgym's tests
 collect_ignore_glob = ["fixtures/*"]
 
+# A test that takes one of these fixtures starts Celery worker processes: it is ``slow`` whatever its marks
+# say (docs/testing.md).  Tests that start a LocalFleet themselves carry the mark explicitly.
+SLOW_FIXTURES = ("fleet_factory", "fleet")  # queue tests' fleets; the security tests' hostile fleet campaign
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(name in SLOW_FIXTURES for name in getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session")
 def redis_server():

@@ -15,7 +15,7 @@ from swarmgym.ledger import Ledger
 from swarmgym.queue.localfleet import LocalFleet
 from tests.support.queue import SIM_ENV, wait_until, write_config
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes
 
 
 def test_compare_over_the_fleet_records_every_run_via_the_coordinator(tmp_path, own_redis):

@@ -1,4 +1,4 @@
-"""Dead and sleeping hosts on real workers: their job is re-sent at once, exactly one record per job."""
+"""Dead and sleeping hosts on real workers: their job is re-sent at once, exactly one record per job (tiny real jobs)."""
 from __future__ import annotations
 
 import json
@@ -15,10 +15,11 @@ from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import deadhosts, liveness, store
 from swarmgym.queue.redis_util import for_config
-from tests.support.queue import app_for, cli, finalized, jsonl_job_ids, send_custom, wait_until, write_config
+from tests.support.queue import app_for, cli, finalized, jsonl_job_ids, send_custom, tiny_jobs_home, wait_until
 
 pytestmark = pytest.mark.redis
 WINDOW = 4
+TWO_SECONDS = "sleep 2; echo ok > out.txt"  # a tiny job that runs long enough to be caught mid-job
 
 
 def tree(pid: int) -> list[psutil.Process]:
@@ -39,15 +40,16 @@ def running_on(r, cid, host):
                     if s.get("state") == "running" and s.get("host") == host]
 
 
+@pytest.mark.slow  # real Celery worker processes
 def test_a_host_sleeping_past_the_window_loses_its_job_to_another_and_its_late_result_is_not_recorded_twice(
         home, fleet_factory):
-    write_config(home, visibility_timeout=172800, dead_host_secs=WINDOW, lease_ttl=3)
+    tiny_jobs_home(home, command=TWO_SECONDS, specs=3, visibility_timeout=172800, dead_host_secs=WINDOW, lease_ttl=3)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)
     fleet.wait_ready(app, names)
     cid = "sleepy"
-    (job,) = send_custom(home, "mlx", [{"SWARMGYM_SIM_TIME_SCALE": "0.05"}], cid)  # a ~2 s swarm run
+    (job,) = send_custom(home, "mlx", [{}], cid)  # a ~2 s swarm run
     r = for_config(load_config(home))
     wait_until(running_on(r, cid, "mlx-a"), 60, 0.1, "the job to start on mlx-a")
     sleeping = tree(fleet.procs["mlx@mlx-a"].popen.pid)
@@ -78,15 +80,16 @@ def test_the_lost_line_names_the_host_and_how_long_it_was_silent():
     assert lost_text({"host": "h2", "silent": 130}) == "lost (h2 silent 2m10s) → re-sent"
 
 
+@pytest.mark.slow  # real Celery worker processes
 def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message_never_comes_back(
         home, fleet_factory):
-    write_config(home, visibility_timeout=172800, dead_host_secs=WINDOW, lease_ttl=3)
+    tiny_jobs_home(home, command=TWO_SECONDS, specs=3, visibility_timeout=172800, dead_host_secs=WINDOW, lease_ttl=3)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b")]
     app = app_for(home)
     fleet.wait_ready(app, names)
     cid = "killed"
-    jobs = send_custom(home, "mlx", [{"SWARMGYM_SIM_TIME_SCALE": "0.05"}] * 3, cid)
+    jobs = send_custom(home, "mlx", [{}] * 3, cid)
     r = for_config(load_config(home))
     (victim,) = wait_until(running_on(r, cid, "mlx-a"), 60, 0.1, "a job running on mlx-a")
     signal_tree(tree(fleet.procs["mlx@mlx-a"].popen.pid), signal.SIGKILL)  # power cut: the whole host
@@ -105,6 +108,7 @@ def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message
     assert not liveness.running(r)
 
 
+@pytest.mark.slow  # real Celery worker processes
 def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_its_verdict(home, fleet_factory):
     import httpx
 
@@ -113,6 +117,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     from swarmgym.suite import load_suite
     from tests.support.queue import free_port, port_open, procfile_command
 
+    tiny_jobs_home(home, specs=3)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     port = free_port()
@@ -125,7 +130,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
     cid = "flower-states"
-    good, bad = plan_jobs(s, "light", "mlx", campaign_id=cid)[:2]
+    good, bad = plan_jobs(s, "light", "mlx", campaign_id=cid, swarm=cfg.swarm.adapter)[:2]
     bad = bad.model_copy(update={"suite_hash": "sha256:not-this-suite", "pin_host": "mlx-a"})  # cannot run there
     camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant="mlx", suite=s.name, suite_hash=s.hash,
                     jobs=[good, bad])

@@ -1,4 +1,7 @@
-"""A campaign over real worker processes on the real Redis: routing, chord, Flower, SIGKILL, flush, hangs."""
+"""A campaign over real worker processes on the real Redis: routing, chord, Flower, SIGKILL, flush, hangs.
+
+Tests about the queue run tiny real jobs (:func:`tests.support.queue.tiny_jobs_home`); those about the
+swarm's processes (kill, limits, warm shutdown) run the simulator."""
 from __future__ import annotations
 
 import time
@@ -12,12 +15,13 @@ from swarmgym.ledger import Ledger
 from swarmgym.queue import store
 from swarmgym.queue.redis_util import for_config
 from tests.support.queue import (BACKEND_DB, app_for, cli, client, finalized, free_port, jsonl_job_ids, port_open,
-                                 procfile_command, send_custom, sims_under, wait_until, write_config)
+                                 procfile_command, send_custom, sims_under, tiny_jobs_home, wait_until, write_config)
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes
 
 
 def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_record_writes_the_benchmark(home, fleet_factory):
+    tiny_jobs_home(home, command="sleep 0.5; echo ok > out.txt", specs=3)  # medium: 15 tiny jobs
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a"), fleet.worker("mlx", "mlx-b"),
              fleet.worker("gguf", "gguf-a")]
@@ -92,6 +96,7 @@ def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_with
 
 
 def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(home, fleet_factory):
+    tiny_jobs_home(home, command="sleep 2; echo ok > out.txt", specs=3)  # light: 3 tiny jobs, long enough to flush mid-job
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)

@@ -13,7 +13,7 @@ from swarmgym.queue import dispatch
 from swarmgym.queue.localfleet import LocalFleet
 from tests.support.queue import SIM_ENV, wait_until
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes
 
 
 @pytest.fixture

@@ -10,18 +10,18 @@ from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import plans
 from swarmgym.queue.redis_util import for_config
-from tests.support.queue import app_for, wait_until, write_config
+from tests.support.queue import app_for, tiny_jobs_home, wait_until
 
 pytestmark = pytest.mark.redis
 
 
+@pytest.mark.slow  # real Celery worker processes
 def test_a_campaign_enqueued_from_another_home_is_run_and_finalized_by_the_coordinator(tmp_path, home, fleet_factory):
     laptop = tmp_path / "laptop"  # the CLI's home: not the coordinator's, not the hosts'
-    laptop.mkdir()
-    write_config(laptop)
     host_home = tmp_path / "host"
-    host_home.mkdir()
-    write_config(host_home)
+    for h in (home, laptop, host_home):  # one tiny suite beside the three homes
+        h.mkdir(exist_ok=True)
+        tiny_jobs_home(h)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a", home=host_home)]
     fleet.wait_ready(app_for(home), names)

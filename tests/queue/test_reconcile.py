@@ -1,4 +1,4 @@
-"""Reconcile re-sends lost jobs and finalizes; cancel stops a campaign's unstarted jobs."""
+"""Reconcile re-sends lost jobs and finalizes; cancel stops a campaign's unstarted jobs (real workers, tiny jobs)."""
 from __future__ import annotations
 
 import subprocess
@@ -14,23 +14,23 @@ from swarmgym.queue import dispatch, store
 from swarmgym.queue.coordinator import FLUSH_SETTLE, reconcile_all
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
-from tests.support.queue import app_for, wait_until, write_config
+from tests.support.queue import app_for, tiny_jobs_home, wait_until
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes
 
 
 def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home, fleet_factory):
-    write_config(home, artefact_cap_mb=0)  # nothing is shipped: the record must say where the run folder is
+    tiny_jobs_home(home, specs=3, artefact_cap_mb=0)  # nothing is shipped: the record must say where the run folder is
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
     cid = "lost-camp"
-    jobs = plan_jobs(s, "light", "mlx", campaign_id=cid)[:2]
+    jobs = plan_jobs(s, "light", "mlx", campaign_id=cid, swarm="command")[:2]
     camp = Campaign(campaign_id=cid, mode="queue", tier="light", variant="mlx", suite=s.name, suite_hash=s.hash,
                     jobs=jobs, created=time.time() - 3600)
     save_campaign(cfg, camp)  # planned, but its messages never reached Redis (lost)
     app = app_for(home)
     young = Campaign(**{**camp.model_dump(), "campaign_id": "young", "created": time.time(),
-                        "jobs": plan_jobs(s, "smoke", "mlx", campaign_id="young")})
+                        "jobs": plan_jobs(s, "smoke", "mlx", campaign_id="young", swarm="command")})
     save_campaign(cfg, young)
     assert reconcile_all(app, cfg, grace=600)["requeued"] == {}  # Redis has lost them: a moment for leases
     time.sleep(FLUSH_SETTLE + 0.5)
@@ -50,6 +50,7 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
 
 
 def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factory):
+    tiny_jobs_home(home, specs=3)  # light: 3 tiny jobs
     p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "enqueue", "--tier", "light",
                         "--variant", "mlx"], capture_output=True, text=True, timeout=60)
     cid = p.stdout.split()[0]

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # real Celery worker processes
 def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_results(home, fleet_factory, rdb):
     tiny_jobs_home(home)
     fleet = fleet_factory()
@@ -47,6 +48,7 @@ def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_resul
     assert not [k for k in left if k.startswith("swarmgym:lease:")]
 
 
+@pytest.mark.slow  # real Celery worker processes
 def test_a_duplicate_delivery_neither_double_counts_nor_completes_the_campaign_early(home, fleet_factory, rdb):
     cid = "dup-camp"
     camp = plan(home, cid, 2)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.hostile import FILE_MB, MAX_PROCS, tree_digest
 
-MODES = ["embedded", "fleet"]
+MODES = ["embedded", pytest.param("fleet", marks=pytest.mark.slow)]  # the fleet arena starts Celery workers
 
 
 @pytest.fixture(params=MODES)

@@ -101,6 +101,7 @@ def _wait_refused(r, kind: str, job_id: str, timeout: float = 60) -> dict:
     raise AssertionError(f"no {kind} refusal for {job_id}")
 
 
+@pytest.mark.slow  # the hostile fleet: real Celery worker processes
 def test_forged_record_job_sent_to_the_real_coordinator_is_refused_with_its_run_folder(fleet, redis_server, tmp_path):
     from swarmgym.workers.artefacts import encode, pack
 
@@ -123,6 +124,7 @@ def test_forged_record_job_sent_to_the_real_coordinator_is_refused_with_its_run_
     assert not (fleet.home / "runs" / "s-forged").exists()  # a refused record brings nothing into runs/
 
 
+@pytest.mark.slow  # the hostile fleet: real Celery worker processes
 def test_jobspec_env_injection_sent_to_a_real_host_worker_is_refused(fleet, redis_server, tmp_path):
     r = redis_server.client()
     cfg = load_config(fleet.home, environ={})
