@@ -28,14 +28,19 @@ collect_ignore_glob = ["fixtures/*"]
 
 # A test that takes one of these fixtures starts Celery worker processes: it is ``slow`` whatever its marks
 # say (docs/testing.md).  Tests that start a LocalFleet themselves carry the mark explicitly.
+# Likewise a test that takes a Redis fixture is ``redis``.
 SLOW_FIXTURES = ("fleet_factory", "fleet")  # queue tests' fleets; the security tests' hostile fleet campaign
+REDIS_FIXTURES = ("redis_server", "own_redis", "rdb")
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if any(name in SLOW_FIXTURES for name in getattr(item, "fixturenames", ())):
+        names = set(getattr(item, "fixturenames", ()))
+        if names.intersection(SLOW_FIXTURES):
             item.add_marker(pytest.mark.slow)
+        if names.intersection(REDIS_FIXTURES):
+            item.add_marker(pytest.mark.redis)
 
 
 @pytest.fixture(scope="session")

@@ -35,6 +35,7 @@ def ledger_lines(home):
     return [json.loads(line) for line in p.read_text().splitlines() if line.strip()] if p.exists() else []
 
 
+@pytest.mark.slow  # full bench-v2 jobs
 def test_light_bench_leaves_ledger_benchmark_md_and_three_reports(tmp_path):
     r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2")
     assert r.returncode == 0, r.stderr
@@ -62,17 +63,22 @@ def test_a_tiny_light_bench_records_every_job_and_writes_the_reports(tmp_path):
 
 
 def test_bench_says_exploratory_options_are_ignored(tmp_path):
-    r = swarmgym(tmp_path, "bench", "--tier", "smoke", "--turns", "3", "--no-judge", "--tweak")
+    home = tmp_path / "home"
+    tiny_bench_home(home)  # a tiny real job: the message is the bench's, whatever the suite
+    r = swarmgym(home, "bench", "--tier", "smoke", "--turns", "3", "--no-judge", "--tweak")
     assert r.returncode == 0, r.stderr
     assert "--turns, --no-judge, --tweak ignored in benchmark mode" in r.stdout
 
 
 def test_records_carry_the_swarm_flags_in_effect(tmp_path):
-    r = swarmgym(tmp_path, "bench", "--tier", "smoke", env={"GOOSE_SWARM_REVIEW": "1"})
+    home = tmp_path / "home"
+    tiny_bench_home(home)
+    r = swarmgym(home, "bench", "--tier", "smoke", env={"GOOSE_SWARM_REVIEW": "1"})
     assert r.returncode == 0, r.stderr
-    assert ledger_lines(tmp_path)[0]["flags"] == {"GOOSE_SWARM_REVIEW": "1"}
+    assert ledger_lines(home)[0]["flags"] == {"GOOSE_SWARM_REVIEW": "1"}
 
 
+@pytest.mark.slow  # full bench-v2 jobs
 def test_sigkill_mid_campaign_keeps_finished_runs_once_and_resume_finishes(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "light"],
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
@@ -109,6 +115,7 @@ def test_bad_tier_is_a_usage_error(tmp_path):
     assert r.returncode == 2 and "--tier" in r.stderr
 
 
+@pytest.mark.slow  # full bench-v2 jobs
 def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
     """Same variant, same seeds, GOOSE_SWARM_REVIEW=1 (cuts the liar rate): the flag arm never does worse
     on a spec, does better on at least one, and the sign test and McNemar say so."""

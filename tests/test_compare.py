@@ -38,6 +38,7 @@ def one_round(tmp_path_factory):
     return home, r
 
 
+@pytest.mark.slow  # a compare round of six full jobs (module fixture)
 def test_compare_json_in_process_records_every_run_and_reports_the_decision(one_round):
     home, r = one_round
     assert r.returncode == 0, r.stderr
@@ -54,6 +55,7 @@ def test_compare_json_in_process_records_every_run_and_reports_the_decision(one_
     assert "round  1" in r.stderr                   # the live line per round (stderr under --json)
 
 
+@pytest.mark.slow  # a compare round of six full jobs (module fixture)
 def test_compare_page_shows_evalue_path_against_its_boundary(one_round):
     home, r = one_round
     out = json.loads(r.stdout)
@@ -64,6 +66,7 @@ def test_compare_page_shows_evalue_path_against_its_boundary(one_round):
         'xmlns="http://www.w3.org/2000/svg"', "")
 
 
+@pytest.mark.slow  # a compare round of six full jobs (module fixture)
 def test_plan_reads_disagreement_from_paired_runs_in_the_ledger(one_round):
     home, _ = one_round
     r = swarmgym(home, "plan", "--effect", "0.2", "--json")

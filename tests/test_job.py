@@ -25,6 +25,7 @@ def job_for(suite, spec, force, **kw):
     return job.model_copy(update={"env": {"SWARMGYM_SIM_FORCE": force, "SWARMGYM_SIM_TIME_SCALE": "0.01"}, **kw})
 
 
+@pytest.mark.slow  # a full bench-v1 job through the simulator
 def test_reference_build_passes_and_writes_session_folder(cfg, suite):
     res = run_job(job_for(suite, "compute", "reference"), cfg)
     assert res.status == "done" and res.verdict.overall in ("pass", "partial")
@@ -35,6 +36,7 @@ def test_reference_build_passes_and_writes_session_folder(cfg, suite):
     assert doc["suite_hash"] == suite.hash and doc["turns"][0]["verdict"]["functional"] is True
 
 
+@pytest.mark.slow  # a full bench-v1 job through the simulator
 def test_liar_build_is_graded_fail_with_the_failing_golden_check_named(cfg, suite):
     spec = suite.spec("compute")
     liar_targets = {t for m in suite.mutants(spec) if m.failure == "liar" for t in m.targets}
@@ -49,12 +51,14 @@ def test_liar_build_is_graded_fail_with_the_failing_golden_check_named(cfg, suit
     assert rec.functional is False and rec.overall == "fail" and rec.dimensions["checks"] == "fail"
 
 
+@pytest.mark.slow  # a full bench-v1 job through the simulator
 def test_narrator_task_raises_narration_finding(cfg, suite):
     res = run_job(job_for(suite, "txn", "narrator"), cfg)
     assert any(f.message.startswith("narration: task") for f in res.verdict.findings)
     assert res.verdict.dimensions["diagnostics"].status == "fail"
 
 
+@pytest.mark.slow  # a full bench-v1 job through the simulator
 def test_starved_device_raises_cluster_finding_and_is_an_idle_node(cfg, suite):
     res = run_job(job_for(suite, "crud", "starved"), cfg)
     assert any("starved" in f.message and f.dimension == "cluster" for f in res.verdict.findings)

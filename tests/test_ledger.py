@@ -173,6 +173,7 @@ def _reader(path, rounds, out):
     out.put(seen)
 
 
+@pytest.mark.slow  # spawns reader processes over a growing ledger
 def test_readers_see_a_consistent_growing_ledger_while_it_is_written(tmp_path):
     Ledger(tmp_path)
     # spawn, not fork: fresh processes, like the real reader (`status`) and writer (the coordinator);

@@ -33,6 +33,7 @@ def _cfg(tmp_path, **swarm):
     return load_config(tmp_path, environ={})
 
 
+@pytest.mark.slow  # full bench-v1 jobs through the simulator
 def test_a_ledger_line_alone_tells_adapter_binary_version_flags_seed_isolation_and_host(tmp_path, suite):
     cfg = _cfg(tmp_path)
     res = run_job(_job(suite, "c1", seed=1000, flags={"GOOSE_SWARM_REVIEW": "1"}), cfg, host="studio-7")
@@ -51,6 +52,7 @@ def test_a_ledger_line_alone_tells_adapter_binary_version_flags_seed_isolation_a
     assert doc["provenance"] == prov
 
 
+@pytest.mark.slow  # full bench-v1 jobs through the simulator
 def test_missing_binary_is_an_infra_record_shown_apart_and_kept_out_of_pass_rates(tmp_path, suite):
     cfg = _cfg(tmp_path, binary=str(tmp_path / "no-such-goose"))
     ledger = Ledger(cfg.ledger_dir)
@@ -74,6 +76,7 @@ def test_missing_binary_is_an_infra_record_shown_apart_and_kept_out_of_pass_rate
     assert (goose_all[2], goose_all[3], goose_all[-1]) == ("0", "0", "1")  # no run in the rate, one infra
 
 
+@pytest.mark.slow  # full bench-v1 jobs through the simulator
 def test_sim_and_command_runs_of_one_variant_never_pool_into_one_arm(tmp_path, suite):
     cfg = _cfg(tmp_path, command=[sys.executable, "-c", "print('built nothing')", "{prompt}"])
     ledger = Ledger(cfg.ledger_dir)

@@ -40,6 +40,7 @@ def campaign(tmp_path):
     return cfg, ledger
 
 
+@pytest.mark.slow  # grades workspaces on every bench-v2 check
 def test_regrade_writes_new_marked_records_and_keeps_the_originals(campaign):
     cfg, ledger = campaign
     rows = {r.job_id: r for r in regrade_campaign("camp1", V2, cfg)}
@@ -54,6 +55,7 @@ def test_regrade_writes_new_marked_records_and_keeps_the_originals(campaign):
     assert new.data["original_suite_hash"] == V1.hash and new.provenance.suite_hash == V2.hash
 
 
+@pytest.mark.slow  # grades workspaces on every bench-v2 check
 def test_regrade_is_idempotent_per_job_and_suite_hash(campaign):
     cfg, _ = campaign
     regrade_campaign("camp1", V2, cfg)
@@ -69,6 +71,7 @@ def test_regrade_of_an_unknown_campaign_is_a_usage_error(campaign):
         regrade_campaign("no-such", V2, cfg)
 
 
+@pytest.mark.slow  # grades workspaces on every bench-v2 check
 def test_regrade_cli_prints_one_json_line_per_job(campaign):
     cfg, _ = campaign
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}

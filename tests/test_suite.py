@@ -107,6 +107,7 @@ def test_materialize_overlays_the_mutant_and_deletes_its_files(tmp_path):
 
 # --- references pass, mutants fail (real subprocesses) ------------------------------------
 
+@pytest.mark.slow  # every check of a spec, sandboxed
 @pytest.mark.parametrize("spec_id", ["crud", "compute", "txn"])
 def test_reference_passes_every_check_hard_ones_included(spec_id, cfg, tmp_path):
     spec = SUITE.spec(spec_id)

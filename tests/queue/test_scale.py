@@ -145,6 +145,7 @@ def _commands(r) -> int:
     return int(r.info("stats")["total_commands_processed"])
 
 
+@pytest.mark.slow  # records 3,003 jobs
 def test_status_is_computed_from_counters_and_costs_the_same_for_3_or_3000_jobs(home, rdb):
     cfg = load_config(home)
     small, big = plan(home, "small", 3), plan(home, "big", 3000)

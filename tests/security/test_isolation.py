@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from swarmgym.isolation import Policy
 from swarmgym.isolation.policy import Limits
 from swarmgym.isolation.seatbelt import profile
@@ -47,6 +49,7 @@ def test_asking_for_bwrap_where_it_cannot_run_is_a_usage_error(tmp_path):
     assert res.returncode == 2 and "bwrap not found" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow  # a bench job and its grading: more than a few seconds
 def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
     import shutil
 

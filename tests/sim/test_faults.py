@@ -1,6 +1,8 @@
 """Fault rates: variants differ, flags and knobs move them, draws are paired across settings."""
 from __future__ import annotations
 
+import pytest
+
 from swarmgym.sim.faults import draw_faults, parse_force, rates_for, resolve
 from swarmgym.sim.fleet import load_fleet
 from tests.support.simrun import suite
@@ -15,6 +17,7 @@ def _functional_failures(variant: str, env: dict[str, str], seeds=range(5)) -> i
                for seed in seeds for spec in suite().specs)
 
 
+@pytest.mark.slow  # draws thousands of simulated runs
 def test_gguf_breaks_more_apps_than_mlx():
     assert _functional_failures("gguf", {}, range(20)) > _functional_failures("mlx", {}, range(20)) + 10
 

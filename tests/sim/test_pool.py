@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.support.simrun import run_goose, sim_cli, suite
 
 PROMPT = suite().specs[0].prompt
@@ -19,6 +21,7 @@ def test_weight_zero_starves_that_device_in_the_next_run(tmp_path):
     assert run.evidence.report.dispatched_per_device["mlx-mini"] == 0
 
 
+@pytest.mark.slow  # simulator runs and a bench: more than a few seconds
 def test_disable_and_enable_round_trip_through_pool_show(tmp_path):
     assert sim_cli(tmp_path, "swarm", "pool", "disable", "gguf-box").returncode == 0
     shown = json.loads(sim_cli(tmp_path, "swarm", "pool", "show", "--json").stdout)
@@ -49,6 +52,7 @@ def test_bad_pool_commands_fail_with_one_line(tmp_path):
     assert res.returncode == 2 and "WEIGHT must be a number of tasks" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow  # simulator runs and a bench: more than a few seconds
 def test_pool_knob_set_from_a_shell_steers_the_next_bench(tmp_path, monkeypatch):
     import os
     import subprocess

@@ -6,6 +6,8 @@ import re
 import shutil
 import sqlite3
 
+import pytest
+
 from tests.support.simrun import sim_cli, suite
 
 PROMPT = suite().specs[1].prompt
@@ -27,6 +29,7 @@ def _everything(ws, root):
     return log, rows
 
 
+@pytest.mark.slow  # several simulator runs: more than a few seconds
 def test_pinned_seed_and_start_reproduce_the_run_byte_for_byte_and_another_seed_differs(tmp_path):
     env = {"SWARMGYM_SIM_VARIANT": "gguf", "SWARMGYM_SIM_SEED": "42", "SWARMGYM_SIM_START": "2026-03-01T09:00:00Z"}
     runs = []
@@ -89,6 +92,7 @@ def test_run_writes_what_goose_writes(tmp_path):
     assert "[swarm" in res.stderr  # progress goes to stderr
 
 
+@pytest.mark.slow  # several simulator runs: more than a few seconds
 def test_a_failed_core_task_exits_non_zero(tmp_path):
     seen = set()
     for seed in range(12):  # crash ends its task failed or salvaged; failed must exit 1 (bench-v2: seeds 8-10 fail)
@@ -110,6 +114,7 @@ def test_bad_sim_env_is_one_line_exit_2(tmp_path):
     assert res.returncode == 2 and str(bad) in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow  # several simulator runs: more than a few seconds
 def test_an_unknown_prompt_gets_a_small_honest_attempt_or_a_narrated_non_result(tmp_path):
     kinds = set()
     for seed in range(12):

@@ -1,0 +1,79 @@
+"""Wall time of the test tiers and of a ``swarmgym`` command's start-up, side by side in one run.
+
+    python benchmarks/tiers.py [--tiers fast,full] [--starts 10] [--json]
+
+Runs ``python -m pytest -q -m "not slow"`` (the fast tier) and ``python -m pytest -q`` (everything) under
+``/usr/bin/time -v`` from the repo root, and prints wall time, CPU time, peak RSS, pytest's closing line and
+the ratio fast / full.  Then times ``--starts`` runs of ``python -m swarmgym --help`` against the import of
+the scientific stack alone (``scipy.stats`` + ``scipy.optimize``, what the CLI loaded at start before issue
+23): the median of each and their ratio.  Take the numbers on an idle machine: a shared one only gives upper
+bounds (docs/testing.md says which were taken how).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TIERS = {"fast": ["-m", "not slow"], "full": []}
+
+
+def run_tier(name: str) -> dict:
+    argv = ["/usr/bin/time", "-v", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TIERS[name]]
+    t0 = time.monotonic()
+    p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - t0
+    err = p.stderr
+
+    def field(label: str) -> str:
+        m = re.search(rf"{re.escape(label)}: (.+)", err)
+        return m.group(1).strip() if m else "?"
+
+    closing = next((line for line in reversed(p.stdout.splitlines()) if " in " in line and ("passed" in line
+                    or "failed" in line)), "?")
+    cpu = float(field("User time (seconds)") or 0) + float(field("System time (seconds)") or 0)
+    return {"tier": name, "exit": p.returncode, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+            "max_rss_mb": round(int(field("Maximum resident set size (kbytes)")) / 1024) if field(
+                "Maximum resident set size (kbytes)").isdigit() else None, "pytest": closing.strip("= ")}
+
+
+def median_start(code: list[str], n: int) -> float:
+    times = []
+    for _ in range(n):
+        t0 = time.monotonic()
+        subprocess.run([sys.executable, *code], cwd="/", capture_output=True, check=False)
+        times.append(time.monotonic() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tiers", default="fast,full", help="comma-separated: fast, full (or none)")
+    ap.add_argument("--starts", type=int, default=10, help="runs of each start-up measurement")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    rows = [run_tier(t) for t in a.tiers.split(",") if t in TIERS]
+    cli = median_start(["-m", "swarmgym", "--help"], a.starts)
+    sci = median_start(["-c", "import scipy.stats, scipy.optimize"], a.starts)
+    out = {"tiers": rows, "cli_start_s": round(cli, 3), "scipy_import_s": round(sci, 3)}
+    if a.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"{'tier':<6} {'exit':>4} {'wall s':>8} {'cpu s':>8} {'rss MB':>7}  pytest")
+    for r in rows:
+        print(f"{r['tier']:<6} {r['exit']:>4} {r['wall_s']:>8} {r['cpu_s']:>8} {r['max_rss_mb'] or '?':>7}  {r['pytest']}")
+    by = {r["tier"]: r for r in rows}
+    if {"fast", "full"} <= by.keys() and by["full"]["wall_s"]:
+        print(f"fast / full wall: {by['fast']['wall_s'] / by['full']['wall_s']:.2f}")
+    print(f"\n`swarmgym --help` start (median of {a.starts}): {cli:.3f} s; "
+          f"scipy.stats + scipy.optimize import alone: {sci:.3f} s (ratio {sci / cli:.2f})")
+
+
+if __name__ == "__main__":
+    main()
