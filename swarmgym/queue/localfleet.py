@@ -98,25 +98,37 @@ class LocalFleet:
         proc = self.procs.pop(name, None)
         if proc is None:
             return
-        p = proc.popen
-        if p.poll() is None:
-            try:
-                os.killpg(p.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                p.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                pass
-        kill_group(p.pid)
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        _term(proc.popen)
+        _reap(proc.popen, timeout)
 
     def stop_all(self) -> None:
-        for name in list(self.procs):
-            self.stop(name, timeout=10)
+        """SIGTERM every process at once (they shut down side by side, not one after the other), then
+        reap each: SIGKILL of its group if it is still there after 10 s."""
+        procs = [self.procs.pop(name) for name in list(self.procs)]
+        for proc in procs:
+            _term(proc.popen)
+        for proc in procs:
+            _reap(proc.popen, 10.0)
+
+
+def _term(p: subprocess.Popen) -> None:
+    if p.poll() is None:
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+def _reap(p: subprocess.Popen, timeout: float) -> None:
+    try:
+        p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pass
+    kill_group(p.pid)
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def swarm_processes(markers: tuple[str, ...] = ("swarmgym-sim", "swarmgym.sim")) -> list[psutil.Process]:
