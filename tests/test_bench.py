@@ -144,6 +144,7 @@ def _swarms_under(root):
             if "swarm" in " ".join(p.info["cmdline"] or []) and _cwd_in(p, root)]
 
 
+@pytest.mark.slow  # a bench whose swarm hangs, killed: more than a few seconds
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killing_bench_mid_swarm_leaves_no_swarm_running(tmp_path, sig):
     env = {**ENV, "SWARMGYM_SIM_FORCE": "hang", "SWARMGYM_SWARM_TIMEOUT": "300"}

@@ -81,6 +81,7 @@ def test_plan_reads_disagreement_from_paired_runs_in_the_ledger(one_round):
     assert p["fixed_runs"] > 0 and p["sequential_runs_mean"] > 0
 
 
+@pytest.mark.slow  # power tables of the default plan: more than a few seconds
 def test_plan_without_history_uses_the_documented_default_and_says_so(tmp_path):
     from swarmgym.sequential import fixed_pairs
 

@@ -85,11 +85,13 @@ def test_a_job_that_crashes_keeps_where_it_failed_in_its_record_and_logs_the_tra
     with caplog.at_level(logging.ERROR, logger="swarmgym.job"):
         res = run_job(job_for(suite, "compute", "reference"), cfg)
     assert res.status == "error" and res.error.type in ("NotADirectoryError", "FileExistsError")
-    assert "in run_turn" in res.error.traceback and "mkdir" in res.error.traceback
+    trace = res.error.traceback
+    assert "in run_job" in trace and "mkdir" in trace  # the job's frame and the call that failed under it
+    assert trace.rstrip().endswith(f"{res.error.type}: {res.error.message}")
     rec = record_from_result(res)
     assert rec.overall == "error" and rec.error.traceback == res.error.traceback  # the ledger keeps it
     doc = json.loads((cfg.runs_dir / res.session_id / "session.json").read_text())
-    assert "in run_turn" in doc["error"]["traceback"]
+    assert doc["error"]["traceback"] == trace
     (line,) = [r for r in caplog.records if res.job.job_id in r.getMessage()]
     assert line.levelno == logging.ERROR and line.exc_info[0].__name__ == res.error.type
 

@@ -13,6 +13,7 @@ from tests.support.simrun import run_goose, suite
 PROMPT = suite().spec("crud").prompt
 
 
+@pytest.mark.slow  # a simulated build graded on every bench-v2 check
 def test_reference_build_passes_every_golden_check(tmp_path):
     run = run_goose(tmp_path, PROMPT, SWARMGYM_SIM_FORCE="reference")
     assert run.outcome.exit_code == 0 and run.outcome.report_source == "stdout"
@@ -31,6 +32,7 @@ def _cfg(tmp_path):
     return goose_cfg(tmp_path)
 
 
+@pytest.mark.slow  # a simulated build graded on every bench-v2 check
 @pytest.mark.parametrize("fault", ["liar", "stub", "crash"])
 def test_mutant_faults_build_an_app_that_fails_golden_checks(tmp_path, fault):
     run = run_goose(tmp_path, PROMPT, SWARMGYM_SIM_FORCE=fault)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from swarmgym.config import REPO_ROOT
@@ -53,6 +54,7 @@ def test_hash_prints_the_frozen_suite_hash_matching_its_lock(tmp_path):
     assert "matches" in res.stderr
 
 
+@pytest.mark.slow  # verifies a whole spec (reference and mutants)
 def test_freeze_locks_a_verified_suite_and_refuses_to_refreeze_an_edit(tmp_path):
     d = tiny_suite(tmp_path, lock=False)
     res = swarmgym("suite", "freeze", "--suite", str(d), home=tmp_path)
@@ -138,6 +140,7 @@ def test_coverage_exits_1_when_a_requirement_has_no_check(tmp_path):
     assert res.returncode == 1 and "G-BYE" in res.stdout and "NONE" in res.stdout
 
 
+@pytest.mark.slow  # verifies a whole spec (reference and mutants)
 def test_verify_reports_the_mutation_score(tmp_path):
     res = swarmgym("suite", "verify", "--suite", "bench-v2", "--spec", "compute", "--mutant", "floor-division",
                    "--json", home=tmp_path, timeout=300)
@@ -155,6 +158,7 @@ def _scaffold(tmp_path, name="greeter", suite="my-v1"):
     return suites / suite
 
 
+@pytest.mark.slow  # verifies a whole spec (reference and mutants)
 def test_a_scaffolded_spec_is_whole_and_freezes(tmp_path):
     d = _scaffold(tmp_path)
     assert (d / "specs" / "greeter.yaml").is_file() and (d / "tables" / "greeter.json").is_file()
@@ -184,6 +188,7 @@ def test_freeze_refuses_a_suite_whose_edge_class_no_row_samples(tmp_path):
     assert not (d / "suite.lock").exists()
 
 
+@pytest.mark.slow  # verifies a whole spec (reference and mutants)
 def test_freeze_refuses_a_suite_with_a_surviving_mutant(tmp_path):
     d = _scaffold(tmp_path)
     mutants = d / "apps" / "greeter" / "mutants.yaml"

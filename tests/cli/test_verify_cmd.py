@@ -3,10 +3,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from swarmgym.suite import load_suite, materialize
+from tests.support.queue import tiny_settings
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_SWARM_"))}
 
@@ -21,6 +23,25 @@ def suite():
     return load_suite("bench-v1")
 
 
+def test_a_workspace_is_graded_on_its_specs_checks_exit_0_when_functional_and_1_when_not(tmp_path):
+    """The fast twin of the bench-v1 tests below: a one-check suite, a workspace that has or lacks out.txt."""
+    suite_dir = Path(tiny_settings(tmp_path / "home")["suites_dir"]) / "tiny-v1"
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "out.txt").write_text("ok\n")
+    r = run("--root", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "touch", "--json", str(ws))
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["overall"] == "pass" and out["functional"] is True
+    assert [c["name"] for c in out["dimensions"]["checks"]["checks"]] == ["out_exists"]
+    (ws / "out.txt").unlink()
+    r = run("--root", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "touch", "--json", str(ws))
+    assert r.returncode == 1, r.stderr
+    out = json.loads(r.stdout)
+    assert out["functional"] is False and out["dimensions"]["checks"]["status"] == "fail"
+
+
+@pytest.mark.slow  # grades a workspace on every check of a bench-v1 spec
 def test_reference_workspace_is_functional_json_and_exit_0(tmp_path, suite):
     ws = materialize(suite, suite.spec("rdcalc"), tmp_path / "ws")
     r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "rdcalc", "--json", str(ws))
@@ -34,6 +55,7 @@ def test_reference_workspace_is_functional_json_and_exit_0(tmp_path, suite):
     assert "swarm" not in out["dimensions"]  # no .swarm/ evidence: only what the workspace shows
 
 
+@pytest.mark.slow  # grades a workspace on every check of a bench-v1 spec
 def test_stub_mutant_fails_with_not_implemented_named_at_file_and_line(tmp_path, suite):
     spec = suite.spec("txn")
     stub = next(m for m in suite.mutants(spec) if m.failure == "stub")
@@ -47,6 +69,7 @@ def test_stub_mutant_fails_with_not_implemented_named_at_file_and_line(tmp_path,
     assert any(f["dimension"] == "checks" and f["severity"] == "high" for f in out["findings"])
 
 
+@pytest.mark.slow  # grades a workspace on every check of a bench-v1 spec
 def test_workspace_with_swarm_evidence_gains_swarm_and_cluster_dimensions(tmp_path, suite):
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -61,6 +84,7 @@ def test_workspace_with_swarm_evidence_gains_swarm_and_cluster_dimensions(tmp_pa
     assert out["dimensions"]["cluster"]["per_device"]
 
 
+@pytest.mark.slow  # grades a workspace on every check of a bench-v1 spec
 def test_human_output_is_a_table_with_the_verdict(tmp_path, suite):
     ws = materialize(suite, suite.spec("crud"), tmp_path / "ws")
     r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "crud", str(ws))

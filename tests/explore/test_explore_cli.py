@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from swarmgym.ledger import Ledger
 
 from .explore_helpers import opener, sim_pool
@@ -23,6 +25,7 @@ def test_once_continue_existing_with_no_green_app_exits_2_with_one_clear_line(ho
     assert r.stderr.strip().startswith("swarmgym: continue-existing: the ledger") and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow  # several graded swarm runs
 def test_explore_flags_a_starved_node_inline_and_tweaks_it(home, cfg, rdcalc, responder):
     sim_pool(cfg, "weight", "mini-aux", "0")
     responder({"opener": [opener(rdcalc, "right_assoc_pow")]})
@@ -36,6 +39,7 @@ def test_explore_flags_a_starved_node_inline_and_tweaks_it(home, cfg, rdcalc, re
     assert rec.archetype == "heavy-spec" and rec.turns == 2 and "mini-aux" in rec.idle_nodes
 
 
+@pytest.mark.slow  # several graded swarm runs
 def test_loop_cycles_archetypes_with_bumped_seeds(home, cfg, rdcalc, responder):
     r_ = responder({"opener": [opener(rdcalc, "right_assoc_pow"),
                                {**opener(rdcalc, "help", prompt="calc, rdcalc"), "expected_tool": "context7__get-library-docs"},

@@ -10,7 +10,8 @@ import pytest
 
 from tests.support.hostile import FILE_MB, MAX_PROCS, tree_digest
 
-MODES = ["embedded", pytest.param("fleet", marks=pytest.mark.slow)]  # the fleet arena starts Celery workers
+MODES = ["embedded", "fleet"]
+pytestmark = pytest.mark.slow  # a whole hostile campaign per mode (fork storms, a 2 GiB write, in every check); fleet: Celery workers
 
 
 @pytest.fixture(params=MODES)

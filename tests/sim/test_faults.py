@@ -22,6 +22,7 @@ def test_gguf_breaks_more_apps_than_mlx():
     assert _functional_failures("gguf", {}, range(20)) > _functional_failures("mlx", {}, range(20)) + 10
 
 
+@pytest.mark.slow  # draws thousands of simulated runs
 def test_review_flag_measurably_moves_the_gguf_pass_rate():
     # 20 seeds x 3 specs = 4 medium tiers: a single 15-run tier is too few draws to promise a move
     # (on bench-v1, seeds 0-4 happen to move only 9 -> 8 broken builds; seeds 0-19 move 43 -> 24).

@@ -1,4 +1,4 @@
-"""Homes for the trend tests: real ``swarmgym`` processes, real (tiny) jobs.
+"""Homes for the trend tests (helpers in :mod:`tests.support.trend`): real ``swarmgym`` processes, real (tiny) jobs.
 
 ``tiny_home`` is a home whose suite has one spec with one check (``out.txt`` exists) and whose swarm
 is the ``command`` adapter: a job is a real boxed subprocess plus a real golden check, in well under a
@@ -7,38 +7,11 @@ app, ``true`` builds nothing.
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-TINY_SUITE = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
-    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
-WORKS = ["sh", "-c", "echo ok > out.txt", "{prompt}"]
-BROKEN = ["sh", "-c", "true", "{prompt}"]
-
-ENV = {k: v for k, v in os.environ.items() if not k.startswith(("GOOSE_SWARM_", "SWARMGYM_"))}
-ENV["COLUMNS"] = "200"
-
-
-def write_home(home: Path, command: list[str], **extra) -> Path:
-    """(Re)write ``home``'s config: the tiny suite, the command adapter running ``command``."""
-    suites = home / "suites"
-    (suites / "tiny-v1").mkdir(parents=True, exist_ok=True)
-    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY_SUITE))
-    cfg = {"suites_dir": str(suites), "suite": "tiny-v1",
-           "swarm": {"adapter": "command", "command": command, "timeout": 60}, **extra}
-    (home / "config.yaml").write_text(yaml.safe_dump(cfg))
-    return home
-
-
-def swarmgym(home: Path, *args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
-                          text=True, env={**ENV, **(env or {})}, timeout=timeout)
+from tests.support.trend import WORKS, write_home
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from tests.trend.conftest import ENV, swarmgym, write_home
+from tests.support.trend import ENV, swarmgym, write_home
 
 
 def test_a_bench_that_finished_prints_no_resume_hint(tiny_home):
