@@ -1,12 +1,15 @@
-"""What do a suite's checks cost per job?  bench-v1 vs bench-v2, side by side, on each reference app.
+"""What do a suite's checks cost per job?  Two suites side by side (default bench-v1 vs bench-v2;
+``--suites bench-v2 bench-v3`` for the shared specs of v2 and v3), on each reference app.
 
-For every spec it grades the reference app (what a passing job costs: every check runs) with the
-normal-tier and the extreme-tier checks of both suites, and times the differential (golden-table)
-checks two ways: the driver's one-process run (rows in-process, disagreements confirmed by
-subprocesses) against one subprocess per row.  Wall times are medians of ``--reps`` runs, and
-also CPU seconds of the check processes (children's user+sys), which load on the machine inflates less.
+For every spec both suites have it grades the reference app (what a passing job costs: every check
+runs) with the normal-tier and the extreme-tier checks of both suites, and times the newer suite's
+differential (golden-table) checks two ways: the driver's one-process run (rows in-process,
+disagreements confirmed by subprocesses) against one subprocess per row.  Wall times are medians of
+``--reps`` runs, and also CPU seconds of the check processes (children's user+sys), which load on
+the machine inflates less.  The two suites are measured interleaved (old, new, old, new, ...) so a
+load swing on a shared machine hits both alike.
 
-    python benchmarks/suite.py [--reps 3] [--spec compute ...] [--json]
+    python benchmarks/suite.py [--reps 3] [--suites bench-v2 bench-v3] [--spec compute ...] [--json]
 """
 from __future__ import annotations
 
@@ -46,36 +49,42 @@ def median(xs: list[tuple[float, float]]) -> tuple[float, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3, help="runs per measurement (default 3)")
-    ap.add_argument("--spec", action="append", help="spec ids (default: all three)")
+    ap.add_argument("--suites", nargs=2, default=["bench-v1", "bench-v2"], metavar=("OLD", "NEW"),
+                    help="the two suites to compare (default: bench-v1 bench-v2)")
+    ap.add_argument("--spec", action="append", help="spec ids (default: every spec both suites have)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = ap.parse_args()
     cfg = load_config(Path(tempfile.mkdtemp(prefix="swarmgym-bench-suite-")), environ={})
-    v1, v2 = load_suite("bench-v1", cfg.suites_dir), load_suite("bench-v2", cfg.suites_dir)
+    old, new = (load_suite(name, cfg.suites_dir) for name in args.suites)
     rows = []
     err = Console(stderr=True)
-    for spec_id in args.spec or [s.id for s in v2.specs]:
-        for suite in (v1, v2):
-            spec = suite.spec(spec_id)
-            with tempfile.TemporaryDirectory() as tmp:
-                ws = materialize(suite, spec, Path(tmp) / spec.app_slug)
-                for hard in (False, True):
-                    checks = spec.checks_for(hard)
-                    err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {len(checks)} checks")
-                    wall, cpu = median([timed(lambda c=checks, w=ws: run_checks(c, w, cfg)) for _ in range(args.reps)])
+    specs = args.spec or [s.id for s in new.specs if s.id in {o.id for o in old.specs}]
+    for spec_id in specs:
+        with tempfile.TemporaryDirectory() as tmp:
+            ws = {s.name: materialize(s, s.spec(spec_id), Path(tmp) / s.name / s.spec(spec_id).app_slug)
+                  for s in (old, new)}
+            for hard in (False, True):
+                times: dict[str, list[tuple[float, float]]] = {old.name: [], new.name: []}
+                for _ in range(args.reps):  # interleaved: old, new, old, new, ...
+                    for suite in (old, new):
+                        checks = suite.spec(spec_id).checks_for(hard)
+                        times[suite.name].append(timed(lambda c=checks, w=ws[suite.name]: run_checks(c, w, cfg)))
+                for suite in (old, new):
+                    n = len(suite.spec(spec_id).checks_for(hard))
+                    err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {n} checks")
+                    wall, cpu = median(times[suite.name])
                     rows.append({"spec": spec_id, "suite": suite.name, "tier": "extreme" if hard else "normal",
-                                 "checks": len(checks), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
-                if suite is v2:  # the golden tables: one process vs one subprocess per row
-                    for c in (c for c in spec.checks if c.kind == "differential"):
-                        table = difftable.load_table(c.table_file(), str(c.module))
-                        for mode in ("inproc", "subproc"):
-                            cmd = difftable.command(table, mode)
-                            res = []
-                            for _ in range(args.reps):
-                                res.append(timed(lambda c=cmd, w=ws: run_sandboxed(c, w, timeout=600, limits=Limits())))
-                            wall, cpu = median(res)
-                            rows.append({"spec": spec_id, "suite": suite.name, "tier": f"{c.name} ({mode})",
-                                         "checks": len(table["rows"]), "wall_s": round(wall, 2),
-                                         "cpu_s": round(cpu, 2)})
+                                 "checks": n, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
+            spec = new.spec(spec_id)  # the newer suite's golden tables: one process vs one subprocess per row
+            for c in (c for c in spec.checks if c.kind == "differential"):
+                table = difftable.load_table(c.table_file(), str(c.module))
+                for mode in ("inproc", "subproc"):
+                    cmd = difftable.command(table, mode)
+                    res = [timed(lambda c=cmd, w=ws[new.name]: run_sandboxed(c, w, timeout=600, limits=Limits()))
+                           for _ in range(args.reps)]
+                    wall, cpu = median(res)
+                    rows.append({"spec": spec_id, "suite": new.name, "tier": f"{c.name} ({mode})",
+                                 "checks": len(table["rows"]), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -86,13 +95,13 @@ def main() -> int:
         t.add_row(r["spec"], r["suite"], r["tier"], str(r["checks"]), f"{r['wall_s']:.2f}", f"{r['cpu_s']:.2f}")
     Console().print(t)
     by = {(r["spec"], r["suite"], r["tier"]): r for r in rows}
-    for spec_id in args.spec or [s.id for s in v2.specs]:
+    for spec_id in specs:
         for tier in ("normal", "extreme"):
-            a, b = by[(spec_id, "bench-v1", tier)], by[(spec_id, "bench-v2", tier)]
-            print(f"{spec_id} {tier}: bench-v2 / bench-v1 = {b['wall_s'] / a['wall_s']:.2f}x wall, "
+            a, b = by[(spec_id, old.name, tier)], by[(spec_id, new.name, tier)]
+            print(f"{spec_id} {tier}: {new.name} / {old.name} = {b['wall_s'] / a['wall_s']:.2f}x wall, "
                   f"{b['cpu_s'] / max(a['cpu_s'], 1e-9):.2f}x cpu")
         for name in ("golden_table", "hard_golden_table"):
-            i, s = by.get((spec_id, "bench-v2", f"{name} (inproc)")), by.get((spec_id, "bench-v2", f"{name} (subproc)"))
+            i, s = by.get((spec_id, new.name, f"{name} (inproc)")), by.get((spec_id, new.name, f"{name} (subproc)"))
             if i and s:
                 print(f"{spec_id} {name}: one process {i['wall_s']:.2f}s vs a subprocess per row {s['wall_s']:.2f}s "
                       f"({s['wall_s'] / i['wall_s']:.1f}x faster; cpu {s['cpu_s'] / max(i['cpu_s'], 1e-9):.1f}x)")
