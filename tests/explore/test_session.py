@@ -55,6 +55,7 @@ def test_three_turn_heavy_spec_session_accumulates_checks_and_records_everything
     assert saved["provenance"] == rec.provenance.model_dump(mode="json")
 
 
+@pytest.mark.slow  # two graded swarm runs
 def test_continue_existing_extends_a_green_app_and_reruns_its_old_checks(cfg, rdcalc, responder):
     responder({"opener": [opener(rdcalc, "right_assoc_pow", "precedence"),
                           {**opener(rdcalc, prompt="rdcalc: add --var NAME=VALUE and the functions max, min, abs, sqrt.\n\n"
@@ -74,6 +75,7 @@ def test_continue_existing_without_a_green_app_says_so(cfg):
         run_session(cfg, "continue-existing", turns=1, judge=False)
 
 
+@pytest.mark.slow  # two graded swarm runs
 def test_tweak_finds_a_starved_device_raises_its_weight_and_the_rerun_shows_it_busy(cfg, rdcalc, responder):
     sim_pool(cfg, "weight", "gguf-box", "0")
     responder({"opener": [opener(rdcalc, "right_assoc_pow")]})
@@ -112,6 +114,7 @@ def test_minimal_spec_expected_tool_adds_mcp_and_a_tool_called_check(cfg, rdcalc
     assert "right-associative" not in turn.prompt  # hidden requirements never reach the swarm
 
 
+@pytest.mark.slow  # two graded swarm runs
 def test_brain_tweaker_out_of_scope_knobs_are_rejected_and_the_rest_applied(cfg, rdcalc, responder):
     sim_pool(cfg, "weight", "gguf-box", "0")
     r = responder({"opener": [opener(rdcalc, "right_assoc_pow")],

@@ -8,13 +8,13 @@ The same path through real Celery workers is in ``test_fleet.py`` and ``test_sca
 from __future__ import annotations
 
 import fnmatch
-import json
 
 import pytest
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import counters
+from swarmgym.queue.dispatch import enqueue
 from tests.support.queue import BACKEND_DB, app_for, cli, client, documented_patterns, tiny_jobs_home
 from tests.support.tasks import run_coordinator, run_host
 
@@ -55,20 +55,19 @@ def test_a_tiny_campaign_is_run_by_the_host_task_recorded_once_finalized_and_lea
 
 def test_a_job_that_fails_on_its_host_is_recorded_with_its_reason_and_still_completes_the_campaign(home, rdb):
     tiny_jobs_home(home, command="exit 3")  # the "swarm" writes nothing and fails: graded, not lost
-    cid = cli(home, "enqueue", "--tier", "smoke", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
+    cid = enqueue(app_for(home), load_config(home), tier="smoke", variant="mlx", swarm="command").campaign_id
     (shown,) = run_host(home, "variant.mlx", "mlx-a")
     assert shown["status"] == "done" and shown["functional"] is False and shown["dimensions"]["checks"] == "fail"
     run_coordinator(app_for(home), rdb)
     (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
     assert rec.overall == "fail" and rec.exit_code == 3 and rec.dimensions["swarm"] == "fail"
     assert Ledger(home / "ledger").has_job(f"campaign:{cid}")
-    st = json.loads(cli(home, "status", cid, "--json").stdout)
-    assert st["status"] == "finalized"
+    assert rdb.hget(counters.hash_key(cid), "status") == "finalized"
 
 
 def test_a_job_for_another_suite_hash_is_an_infra_record_naming_both_hashes(home, rdb):
     tiny_jobs_home(home)
-    cid = cli(home, "enqueue", "--tier", "smoke", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
+    cid = enqueue(app_for(home), load_config(home), tier="smoke", variant="mlx", swarm="command").campaign_id
     suite_yaml = home.parent / "suites" / "tiny-v1" / "suite.yaml"
     suite_yaml.write_text(suite_yaml.read_text().replace("write out.txt", "write out.txt now"))  # the host's differs
     (shown,) = run_host(home, "variant.mlx", "mlx-a")

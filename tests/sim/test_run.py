@@ -49,6 +49,7 @@ def test_pinned_seed_and_start_reproduce_the_run_byte_for_byte_and_another_seed_
     assert len(outs) > 1
 
 
+@pytest.mark.slow  # three simulator runs, one at a slowed clock
 def test_no_seed_draws_a_fresh_one_per_run_and_reports_it(tmp_path):
     seeds, sids = [], []
     for name in ("r1", "r2"):
@@ -133,6 +134,7 @@ def test_an_unknown_prompt_gets_a_small_honest_attempt_or_a_narrated_non_result(
     assert kinds == {"attempt", "narrated"}
 
 
+@pytest.mark.slow  # three simulator runs, one at a slowed clock
 def test_time_scale_turns_simulated_minutes_into_real_seconds(tmp_path):
     import time
 
