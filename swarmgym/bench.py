@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from swarmgym.campaign import Campaign, flags_in_effect, load_campaign, new_campaign, plan_jobs
 from swarmgym.config import Config
 from swarmgym.guard import start as start_guard
 from swarmgym.job import run_job
-from swarmgym.models import JobResult, JobSpec
+from swarmgym.models import JobResult, JobSpec, LedgerRecord
+
+if TYPE_CHECKING:
+    from swarmgym.alarm import AlarmOutcome
 
 __all__ = ["plan_jobs", "flags_in_effect", "new_bench_campaign", "run_campaign", "pending_jobs"]
 
 
 def new_bench_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, suite: str | None = None,
-                       flags: dict[str, str] | None = None, seed: int | None = None) -> Campaign:
-    return new_campaign(cfg, tier, variant, swarm=swarm, mode="local", suite=suite, flags=flags, seed=seed)
+                       flags: dict[str, str] | None = None, seed: int | None = None,
+                       schedule: str | None = None) -> Campaign:
+    return new_campaign(cfg, tier, variant, swarm=swarm, mode="local", suite=suite, flags=flags, seed=seed,
+                        schedule=schedule)
 
 
 def pending_jobs(cfg: Config, campaign: Campaign) -> list[JobSpec]:
@@ -38,8 +43,11 @@ def resume_campaign(cfg: Config, campaign_id: str) -> Campaign:
 
 def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
                  on_start: Callable[[JobSpec], None] | None = None,
-                 on_result: Callable[[JobResult, bool], None] | None = None) -> list[JobResult]:
-    """Run every pending job of ``campaign``; record each in the ledger as it ends; rewrite reports."""
+                 on_result: Callable[[JobResult, bool], None] | None = None,
+                 on_finalized: Callable[[LedgerRecord, AlarmOutcome | None], None] | None = None) -> list[JobResult]:
+    """Run every pending job of ``campaign``; record each in the ledger as it ends; once every job is recorded,
+    write the campaign record (cluster health and the change against its baseline), rewrite the reports
+    and run the schedule's ``on_change`` alarm if the verdict asks for it."""
     from swarmgym.ledger import Ledger, record_from_result
     from swarmgym.reports import regenerate
 
@@ -77,5 +85,14 @@ def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
         if guard is not None:
             guard.terminate()
             guard.wait()
+    from swarmgym.alarm import fire_for
+    from swarmgym.finalize import finish as finish_campaign
+    from swarmgym.hosts import host_name
+
+    rec = finish_campaign(cfg, ledger, campaign, {host_name(): float(parallel)})
     regenerate(cfg)
+    if rec is not None:  # the record is in the ledger (and the reports) before any alarm runs
+        outcome = fire_for(cfg, rec)
+        if on_finalized:
+            on_finalized(rec, outcome)
     return results

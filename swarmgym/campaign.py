@@ -43,6 +43,7 @@ class Campaign(Model):
     flags: dict[str, str] = Field(default_factory=dict)
     pin_host: str | None = None
     seed: int | None = None  # the first job's seed; rep r of every spec gets seed + r
+    schedule: str | None = None  # the schedule that started it (its series and on_change alarm; docs/trend.md)
     created: float = Field(default_factory=time.time)
     cancelled: bool = False
     jobs: list[JobSpec] = Field(default_factory=list)
@@ -107,7 +108,8 @@ def default_seed(cfg: Config, suite_hash: str, swarm: str, variant: str, flags: 
 
 def new_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, mode: Literal["local", "queue"] = "local",
                  suite: str | None = None, flags: dict[str, str] | None = None, seed: int | None = None,
-                 pin_host: str | None = None, campaign_id: str | None = None) -> Campaign:
+                 pin_host: str | None = None, campaign_id: str | None = None,
+                 schedule: str | None = None) -> Campaign:
     """Plan and save a campaign (bench and enqueue alike); ``flags`` default to this process's."""
     check_name("variant", variant)
     if pin_host:
@@ -117,7 +119,7 @@ def new_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, mode: Lite
     flags = flags_in_effect() if flags is None else dict(flags)
     seed = default_seed(cfg, s.hash, swarm, variant, flags) if seed is None else seed
     c = Campaign(campaign_id=cid, mode=mode, tier=tier, variant=variant, suite=s.name, suite_hash=s.hash,
-                 swarm=swarm, flags=flags, pin_host=pin_host, seed=seed,
+                 swarm=swarm, flags=flags, pin_host=pin_host, seed=seed, schedule=schedule,
                  jobs=plan_jobs(s, tier, variant, swarm=swarm, campaign_id=cid, flags=flags, pin_host=pin_host,
                                 seed=seed))
     save_campaign(cfg, c)

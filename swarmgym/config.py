@@ -131,12 +131,43 @@ class QueueConfig(_Section):
                                               "(Celery's own default acknowledges on receipt)")
 
 
+AlarmVerdict = Literal["regressed", "improved"]
+
+
+class TrendConfig(_Section):
+    """Change detection: every finished campaign against its arm's baseline (docs/trend.md)."""
+
+    alpha: float = Field(0.05, gt=0, lt=1, description="level of the overall test per arm and night (Bonferroni "
+                                                       "over the windows, Benjamini-Hochberg over the night's arms)")
+    spec_alpha: float = Field(0.01, gt=0, lt=1, description="false-discovery rate of the per-spec tests "
+                                                            "(Benjamini-Hochberg over the night's arms x specs)")
+    windows: int = Field(3, ge=1, le=10, description="test the last 1..N campaigns since the last change together "
+                                                     "against the pool before them")
+    pool: int = Field(14, ge=1, le=365, description="at most this many campaigns of the series in the pooled baseline")
+    settle: int = Field(1, ge=1, le=30, description="after a flagged change, the campaigns after it are a baseline once "
+                                                    "there are this many (the nights before are not tested)")
+    night_hours: float = Field(12.0, gt=0, description="campaigns planned this close share one FDR family (a night)")
+    alarm_timeout: float = Field(60.0, gt=0, description="seconds an on_change command may run (then killed, "
+                                                         "retried once)")
+
+
 class Schedule(_Section):
     name: str
     cron: str
     tier: Literal["smoke", "light", "medium", "high", "extreme"]
     variant: str
     timezone: str = "UTC"
+    on_change: list[str] = Field(default_factory=list,
+                                 description="argv run (no shell) with the campaign's change summary as JSON on stdin")
+    on_change_when: list[AlarmVerdict] = Field(default_factory=lambda: list[AlarmVerdict](["regressed"]),
+                                               description="the verdicts that run on_change")
+
+    @field_validator("on_change")
+    @classmethod
+    def _argv(cls, v: list[str]) -> list[str]:
+        if v and not v[0].strip():
+            raise ValueError("a command: its first item names the program")
+        return v
 
 
 class Config(_Section):
@@ -151,7 +182,11 @@ class Config(_Section):
     brain: BrainConfig = Field(default_factory=BrainConfig)
     explore: ExploreConfig = Field(default_factory=ExploreConfig)
     queue: QueueConfig = Field(default_factory=QueueConfig)
+    trend: TrendConfig = Field(default_factory=TrendConfig)
     schedules: list[Schedule] = Field(default_factory=list)
+
+    def schedule(self, name: str | None) -> Schedule | None:
+        return next((s for s in self.schedules if s.name == name), None) if name else None
 
     @property
     def ledger_dir(self) -> Path:

@@ -9,6 +9,8 @@ counts or outcome lists, so the report code stays a thin layer over it.
   discordant pairs ``b`` (A pass, B fail) and ``c`` (A fail, B pass).
 - :func:`mean_se` — mean of per-spec differences and its standard error over specs.
 - :func:`pass_at_k` — the unbiased estimator ``1 - C(n-c, k) / C(n, k)`` (needs n >= k).
+- :func:`fisher` — Fisher's exact two-sided test of two pass rates (unpaired runs).
+- :func:`bh` — Benjamini–Hochberg adjusted p-values (q-values) of a family of tests.
 """
 from __future__ import annotations
 
@@ -116,3 +118,49 @@ def wall_stats(values: Sequence[float]) -> WallStats:
         return WallStats(0, nan, nan, nan, nan, nan, nan)
     return WallStats(len(vals), statistics.median(vals), statistics.fmean(vals), percentile(vals, 90),
                      statistics.stdev(vals) if len(vals) > 1 else math.nan, vals[0], vals[-1])
+
+
+def fisher(passes_a: int, runs_a: int, passes_b: int, runs_b: int) -> float:
+    """Fisher's exact two-sided p-value for ``passes_a/runs_a`` vs ``passes_b/runs_b`` (independent runs);
+    1.0 when either side has no runs.
+
+    The hypergeometric sum over every table with the same margins that is no more likely than the one
+    observed (relative tolerance 1e-7, as ``scipy.stats.fisher_exact`` does it); computed here with log
+    factorials because change detection runs it for every spec of every campaign (scipy's is ~100x slower
+    per call).  ``tests/trend/test_change.py`` checks it against scipy on many tables."""
+    if runs_a <= 0 or runs_b <= 0:
+        return 1.0
+    for x, n in ((passes_a, runs_a), (passes_b, runs_b)):
+        if not 0 <= x <= n:
+            raise ValueError(f"passes must be within 0..{n}, got {x}")
+    total, passes = runs_a + runs_b, passes_a + passes_b
+    lo, hi = max(0, passes - runs_b), min(passes, runs_a)
+    if lo == hi:
+        return 1.0
+    base = _lcomb(total, passes)
+
+    def logp(k: int) -> float:
+        return _lcomb(runs_a, k) + _lcomb(runs_b, passes - k) - base
+
+    cut = logp(passes_a) + math.log1p(1e-7)
+    p = sum(math.exp(v) for v in (logp(k) for k in range(lo, hi + 1)) if v <= cut)
+    return min(1.0, p)
+
+
+def _lcomb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def bh(pvalues: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values: test i is a discovery at FDR level q when ``bh(p)[i] <= q``.
+
+    ``q_(i) = min_{j >= i} p_(j) * m / j`` over the sorted p-values, capped at 1; the input order is kept."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, pvalues[i] * m / rank)
+        out[i] = min(1.0, running)
+    return out

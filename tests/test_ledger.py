@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from swarmgym.cli import cli
 from swarmgym.errors import LedgerError
 from swarmgym.ledger import Ledger, campaign_record, record_from_result
-from swarmgym.models import (DimensionResult, ErrorInfo, Finding, JobResult, JobSpec, LedgerRecord, SCHEMA_VERSION,
+from swarmgym.models import (DimensionResult, ErrorInfo, Finding, JobResult, JobSpec, LedgerRecord, LEDGER_SCHEMA_VERSION,
                              Verdict)
 
 
@@ -110,9 +110,9 @@ def test_a_damaged_index_is_rebuilt_from_the_jsonl(tmp_path, caplog):
 
 
 def test_a_record_from_a_newer_schema_is_a_clear_error(tmp_path):
-    line = rec(1).model_dump() | {"schema_version": SCHEMA_VERSION + 1, "new_field": 1}
+    line = rec(1).model_dump() | {"schema_version": LEDGER_SCHEMA_VERSION + 1, "new_field": 1}
     (tmp_path / "sessions.jsonl").write_text(json.dumps(line) + "\n")
-    with pytest.raises(LedgerError, match=r"sessions.jsonl:1: schema_version 2 is newer.*upgrade swarmgym"):
+    with pytest.raises(LedgerError, match=r"sessions.jsonl:1: schema_version 3 is newer.*upgrade swarmgym"):
         Ledger(tmp_path)
 
 

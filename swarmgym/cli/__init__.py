@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "explore_cmd",   # once | loop | explore
     "regrade_cmd",   # regrade --suite SUITE CAMPAIGN_ID
     "compare_cmd",   # compare | plan
+    "trend_cmd",     # trend | baseline set|show|clear
 ]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
@@ -21,6 +22,32 @@ def _line(res) -> str:
             f"functional={int(bool(v and v.functional))} {res.wall_secs:6.1f}s  {dims}  [dim]{res.session_id}[/]")
 
 
+VERDICT_STYLE = {"regressed": "bold red", "improved": "bold green", "no change": "dim", "not comparable": "yellow"}
+
+
+def _change_line(rec) -> str:
+    from swarmgym.change import line
+
+    style = VERDICT_STYLE.get(rec.change.verdict if rec.change else "", "")
+    return f"[{style}]{escape(line(rec.change))}[/]" if style else escape(line(rec.change))
+
+
+def _from_schedule(ctx, cfg, name: str, tier: str, variant: str) -> tuple[str, str]:
+    """The schedule's tier and variant; an explicit --tier/--variant that disagrees is a usage error."""
+    from click.core import ParameterSource
+
+    from swarmgym.errors import UsageError
+
+    sched = cfg.schedule(name)
+    if sched is None:
+        known = ", ".join(s.name for s in cfg.schedules) or "none in config.yaml"
+        raise UsageError(f"--schedule {name!r}: no such schedule (known: {known})")
+    for opt, given, want in (("tier", tier, sched.tier), ("variant", variant, sched.variant)):
+        if ctx.get_parameter_source(opt) not in (ParameterSource.DEFAULT, None) and given != want:
+            raise UsageError(f"--{opt} {given!r}: schedule {name!r} runs {opt} {want!r}; drop --{opt} or --schedule")
+    return sched.tier, sched.variant
+
+
 def register(cli: click.Group) -> None:
     @cli.command("bench")
     @click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
@@ -33,6 +60,9 @@ def register(cli: click.Group) -> None:
     @click.option("--seed", type=int, default=None,
                   help="base seed for the simulator (rep r uses seed+r); default 0 for the first campaign of this "
                        "variant+flags, then 1000, 2000, … [env SWARMGYM_BENCH_SEED]")
+    @click.option("--schedule", "schedule", default=None, metavar="NAME",
+                  help="run schedule NAME's campaign now, in-process: its tier and variant, its series (the baseline "
+                       "of change detection) and its on_change alarm [env SWARMGYM_BENCH_SCHEDULE]")
     @click.option("--resume", "resume", default=None, metavar="CAMPAIGN_ID",
                   help="finish a campaign cut short: run only its jobs missing from the ledger [env SWARMGYM_BENCH_RESUME]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per golden check [env SWARMGYM_BENCH_CHECK_TIMEOUT]")
@@ -44,7 +74,7 @@ def register(cli: click.Group) -> None:
     @click.option("--no-judge", is_flag=True, default=False, help="ignored in benchmark mode")
     @click.option("--tweak", is_flag=True, default=False, help="ignored in benchmark mode")
     @click.pass_context
-    def bench(ctx, tier, variant, swarm, suite, parallel, seed, resume, check_timeout, swarm_timeout,
+    def bench(ctx, tier, variant, swarm, suite, parallel, seed, schedule, resume, check_timeout, swarm_timeout,
               isolation, turns, no_judge, tweak):
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.adapters import preflight
@@ -63,16 +93,20 @@ def register(cli: click.Group) -> None:
             campaign = resume_campaign(cfg, resume)
             preflight(cfg, campaign.swarm, campaign.variant)
         else:
+            if schedule:
+                tier, variant = _from_schedule(ctx, cfg, schedule, tier, variant)
             check_name("variant", variant)
             preflight(cfg, swarm or cfg.swarm.adapter, variant)
             resolve(cfg.sandbox.backend, swarm or cfg.swarm.adapter)  # refuse before anything is planned
-            campaign = new_bench_campaign(cfg, tier, variant, swarm=swarm or cfg.swarm.adapter, suite=suite, seed=seed)
+            campaign = new_bench_campaign(cfg, tier, variant, swarm=swarm or cfg.swarm.adapter, suite=suite, seed=seed,
+                                          schedule=schedule)
         boxed = resolve(cfg.sandbox.backend, campaign.swarm)
         todo = pending_jobs(cfg, campaign)
         console.print(f"campaign [bold]{campaign.campaign_id}[/]: {campaign.variant} / {campaign.tier} / "
                       f"{campaign.suite} {campaign.suite_hash} via {campaign.swarm}; "
                       f"{len(todo)} of {len(campaign.jobs)} job(s) to run, seed {campaign.jobs[0].seed if campaign.jobs else 0}"
                       + (f"; flags {campaign.flags}" if campaign.flags else "") + f"; isolation {boxed}")
+        ends: list[str] = []
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as progress:
             bar = progress.add_task("bench", total=len(todo))
@@ -84,8 +118,14 @@ def register(cli: click.Group) -> None:
                 progress.console.print(_line(res) + ("" if new else "  [dim](already recorded)[/]"))
                 progress.advance(bar)
 
+            def finalized(rec, alarm):
+                ends.append(_change_line(rec))
+                if alarm is not None:
+                    ends.append(("[green]" if alarm.ok else "[red]") + escape(alarm.describe()) + "[/]")
+
             try:
-                results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished)
+                results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished,
+                                       on_finalized=finalized)
             except KeyboardInterrupt:
                 progress.stop()
                 console.print(f"[yellow]cut short:[/] {len(pending_jobs(cfg, campaign))} job(s) not recorded; "
@@ -96,6 +136,8 @@ def register(cli: click.Group) -> None:
         console.print(f"{passed}/{len(results) - infra} functional"
                       + (f" ({infra} could not run: infra)" if infra else "")
                       + f"; ledger: {cfg.ledger_dir}; report: {cfg.runs_dir / 'BENCHMARK.md'}")
+        for text in ends:
+            console.print(text)
         left = pending_jobs(cfg, campaign)
         if left:  # only a campaign that was cut short needs the hint
             console.print(f"[yellow]cut short:[/] {len(left)} job(s) not recorded; "

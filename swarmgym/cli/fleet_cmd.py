@@ -122,6 +122,12 @@ def _summary(st: dict) -> str:
     if rec is not None:
         findings = rec.data.get("findings", [])
         line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
+        if rec.change is not None:
+            from rich.markup import escape
+
+            from swarmgym.change import line as change_line
+
+            line += "\n" + escape(change_line(rec.change))
     from swarmgym.queue import durable
 
     err = durable.line(st.get("ledger_error"))

@@ -71,7 +71,8 @@ def register(cli: click.Group) -> None:
         if compare:
             _compare(ctx, list(compare), open_)
             return
-        recs = Ledger(config_from(ctx).ledger_dir).last(n)
+        ledger = Ledger(config_from(ctx).ledger_dir)
+        recs = ledger.last(n)
         if as_json:
             import json
 
@@ -89,6 +90,37 @@ def register(cli: click.Group) -> None:
                       r.archetype or r.spec, r.variant, f"[{colors.get(r.overall, 'white')}]{r.overall}[/]",
                       "yes" if r.functional else "no", f"{r.wall_secs:.1f}s", ", ".join(r.idle_nodes) or "–")
         Console(width=max(Console().width, 150)).print(t)
+        changes = _changes_table(ledger)
+        if changes is not None:
+            Console(width=max(Console().width, 150)).print(changes)
+
+
+VERDICT_COLORS = {"regressed": "bold red", "improved": "bold green", "no change": "white", "not comparable": "yellow"}
+
+
+def _changes_table(ledger, n: int = 10) -> Table | None:
+    """The last ``n`` finished campaigns and what changed against their baseline (docs/trend.md)."""
+    from rich.markup import escape
+
+    from swarmgym.change import pct
+
+    camps = [r for r in ledger.last(n, kind="campaign") if r.change is not None]
+    if not camps:
+        return None
+    t = Table(title=f"last {len(camps)} campaigns: change against their baseline")
+    for col in ("finished", "campaign", "arm", "build", "verdict", "pass rate", "baseline", "p / q"):
+        t.add_column(col, no_wrap=col in ("finished", "campaign"))
+    for r in camps:
+        ch = r.change
+        assert ch is not None
+        o = ch.overall
+        t.add_row(time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ts)), r.campaign_id, escape(ch.arm),
+                  escape(ch.build or "–"), f"[{VERDICT_COLORS[ch.verdict]}]{ch.verdict}[/]",
+                  f"{o.passes}/{o.runs} = {pct(o.rate)}" if o else "–",
+                  (f"{o.base_passes}/{o.base_runs} = {pct(o.base_rate)} ({ch.baseline_rule}, {len(ch.baseline)})"
+                   if o else escape(ch.reason)),
+                  f"{o.p:.3g} / {o.q:.3g}" if o and o.q is not None else "–")
+    return t
 
 
 def _compare(ctx: click.Context, arms: list[str], open_: bool) -> None:

@@ -18,7 +18,8 @@ from typing import Iterator
 from pydantic import ValidationError
 
 from swarmgym.errors import LedgerError
-from swarmgym.models import SCHEMA_VERSION, LedgerRecord
+from swarmgym.models import LEDGER_SCHEMA_VERSION as SCHEMA_VERSION
+from swarmgym.models import LedgerRecord
 
 log = logging.getLogger("swarmgym.ledger")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal, Sequence
 
-from swarmgym.models import ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
+from swarmgym.models import CampaignChange, ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
 from swarmgym.provenance import record_flags
 from swarmgym.states import JobStatus
 
@@ -74,10 +74,11 @@ def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
                     findings: Sequence[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
                     mode: Literal["benchmark", "exploratory"] = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
                     ts: float | None = None, functional: bool = False,
-                    provenance: Provenance | None = None) -> LedgerRecord:
+                    provenance: Provenance | None = None, change: CampaignChange | None = None) -> LedgerRecord:
     """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once.
 
-    ``functional`` is true only when every job was (``data["functional_rate"]`` holds the rate).
+    ``functional`` is true only when every job was (``data["functional_rate"]`` holds the rate);
+    ``change`` is the campaign compared with its baseline (:mod:`swarmgym.change`).
     """
     payload = dict(data or {})
     payload["findings"] = [f.model_dump() for f in findings]
@@ -87,6 +88,7 @@ def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
         suite=suite, suite_hash=suite_hash, overall=overall, functional=functional,
         idle_nodes=list(idle_nodes), ts=ts or time.time(), data=payload,
         flags=record_flags(provenance) if provenance else {}, provenance=provenance or Provenance(),
+        change=change,
     )
 
 

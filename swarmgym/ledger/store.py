@@ -186,6 +186,11 @@ class Ledger:
                 args.append(val)
         return self._records(" AND ".join(conds), args)
 
+    def records_since(self, ts: float, kind: str | None = "campaign") -> list[LedgerRecord]:
+        """Records written at or after unix time ``ts`` (their ``ts``), in the order written."""
+        where, args = ("ts >= ? AND kind = ?", [ts, kind]) if kind else ("ts >= ?", [ts])
+        return self._records(where, args)
+
     def failures(self, campaign_id: str, limit: int = 50) -> list[LedgerRecord]:
         """A campaign's errored, could-not-run (infra) and failed job records (the first ``limit``), for ``status``."""
         return self._records("campaign_id = ? AND kind = 'session' AND overall IN ('error', 'infra', 'fail')",

@@ -5,8 +5,11 @@
                       (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it.
                       The host's run folder rides in the same message (``artefacts``, capped) and is
                       unpacked into ``runs/<session_id>/`` once the record is accepted
-``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, writes a
-                      ``kind="campaign"`` record, leaves a summary in Redis, asks for the reports
+``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, compares the
+                      campaign with its baseline (:mod:`swarmgym.finalize`), writes a ``kind="campaign"``
+                      record, leaves a summary in Redis, asks for the reports and, when the schedule
+                      wants it, the ``on_change`` alarm
+``campaign_alarm``    runs a schedule's ``on_change`` command once the campaign record is written
 ``regenerate_reports`` BENCHMARK.md + CSVs from the whole ledger (coalesced requests)
 ``reconcile``         periodic (beat) and callable: finalizes complete campaigns, re-sends lost jobs
 
@@ -23,12 +26,10 @@ import redis
 from celery import shared_task
 
 from swarmgym.errors import SwarmgymError
-from swarmgym.states import CampaignStatus
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, deadhosts, dispatch, durable, plans, store
 from swarmgym.queue.app import app_config
-from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.queue.redis_util import PREFIX, for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 
@@ -147,24 +148,42 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
         _rebuild_counters(cfg, r, cid)
         return {"campaign_id": cid, "status": "incomplete", "missing": len(missing)}
     weights = {camp.pin_host: 1.0} if camp.pin_host else live_host_weights(app, camp.variant)
-    findings, data = campaign_health(recs, weights)
-    started = min((x.data.get("started") or x.ts) for x in recs) if recs else camp.created
-    data.update(planned=len(camp.jobs), created=camp.created, makespan_secs=round(time.time() - camp.created, 3),
-                first_start=started, status=CampaignStatus.CANCELLED if camp.cancelled else CampaignStatus.COMPLETE)
-    from swarmgym.ledger import campaign_record
-    from swarmgym.provenance import campaign_provenance
+    from swarmgym.finalize import campaign_summary
 
-    rate = data.get("functional_rate")
-    rec = campaign_record(cid, variant=camp.variant, tier=camp.tier, overall=campaign_overall(findings),
-                          findings=findings, suite=camp.suite, suite_hash=camp.suite_hash,
-                          idle_nodes=idle_names(data), data=data, functional=rate == 1.0,
-                          provenance=campaign_provenance(camp))
+    rec = campaign_summary(cfg, ledger, camp, recs, weights)  # cluster health + the change against the baseline
     written = writer_for(cfg).write(rec)
     secs = round(time.monotonic() - t0, 3)
     _summarize(cfg, r, cid, rec, secs)
+    if written:
+        request_alarm(app, cfg, rec)
     request_reports(app, r)
     return {"campaign_id": cid, "status": "finalized", "written": written, "jobs": len(recs),
-            "findings": len(findings), "secs": secs}
+            "findings": len(rec.data.get("findings") or []), "secs": secs,
+            "change": rec.change.verdict if rec.change else None}
+
+
+def request_alarm(app, cfg, rec) -> bool:
+    """The record is written: if its schedule's ``on_change`` wants this verdict, run it in its own task
+    (acknowledged when it ends, so a coordinator that dies mid-alarm runs it again)."""
+    from swarmgym.alarm import wanted
+
+    if wanted(cfg, rec) is None:
+        return False
+    app.send_task("swarmgym.campaign_alarm", args=[rec.campaign_id], queue=COORDINATOR_QUEUE, ignore_result=True)
+    return True
+
+
+@shared_task(name="swarmgym.campaign_alarm", bind=True, acks_late=True, ignore_result=True)
+def campaign_alarm(self, campaign_id: str) -> dict:
+    """Run the schedule's ``on_change`` command for a finalized campaign (failures logged, retried once)."""
+    from swarmgym.alarm import fire_for
+
+    cfg = app_config(self.app)
+    found = ledger_for(cfg).find(f"campaign:{campaign_id}")
+    if not found:
+        return {"campaign_id": campaign_id, "alarm": "no campaign record"}
+    out = fire_for(cfg, found[0])
+    return {"campaign_id": campaign_id, "alarm": out.describe() if out else "not wanted"}
 
 
 def request_reports(app, r) -> bool:

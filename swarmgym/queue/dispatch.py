@@ -96,14 +96,14 @@ def mask(url: str) -> str:
 
 def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: str | None = None,
             campaign_id: str | None = None, suite: str | None = None, seed: int | None = None,
-            progress=None) -> Sent:
+            progress=None, schedule: str | None = None) -> Sent:
     """Plan (the shared pipeline: :func:`swarmgym.campaign.new_campaign`) and send a campaign."""
     from swarmgym.queue import plans
 
     if campaign_id and campaign_path(cfg, campaign_id).is_file():
         return Sent(campaign_id, len(load_campaign(cfg, campaign_id).jobs), created=False)
     camp = new_campaign(cfg, tier, variant, swarm=swarm, mode="queue", suite=suite, pin_host=pin_host,
-                        campaign_id=campaign_id, seed=seed)
+                        campaign_id=campaign_id, seed=seed, schedule=schedule)
     plans.publish(for_config(cfg), camp, cfg.queue.result_expires)  # the coordinator needs no shared home
     store.ensure_redis(for_config(cfg), camp)
     send_jobs(app, cfg, camp.campaign_id, camp.jobs, fresh=True, progress=progress)

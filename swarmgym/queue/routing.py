@@ -14,7 +14,7 @@ COORDINATOR_QUEUE = "coordinator"
 RUN_JOB = "swarmgym.run_job"
 COORDINATOR_TASKS = ("swarmgym.record_job", "swarmgym.finalize_campaign",
                      "swarmgym.reconcile", "swarmgym.open_campaign", "swarmgym.mark_campaign",
-                     "swarmgym.scheduled_campaign", "swarmgym.regenerate_reports")
+                     "swarmgym.scheduled_campaign", "swarmgym.regenerate_reports", "swarmgym.campaign_alarm")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
 
 

@@ -143,7 +143,7 @@ def scheduled_campaign(self, name: str) -> dict:
         return {"schedule": name, "skipped": reason}
     sched = next(s for s in cfg.schedules if s.name == name)
     sent = dispatch.enqueue(self.app, cfg, tier=sched.tier, variant=sched.variant, campaign_id=cid,
-                            swarm=cfg.swarm.adapter)
+                            swarm=cfg.swarm.adapter, schedule=name)
     log.info("schedule %s: %s %s", name, cid, "enqueued" if sent.created else "already enqueued")
     return {"schedule": name, "campaign_id": cid, "created": sent.created, "jobs": sent.jobs}
 
