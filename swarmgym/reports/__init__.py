@@ -1,7 +1,7 @@
 """Reports rebuilt from the ledger, all written atomically.
 
 - ``runs/BENCHMARK.md``          per variant x suite hash results + same-hash head-to-heads
-- ``runs/BENCHMARK.html``        the same in pictures (:mod:`.benchmark_html`, inline SVG)
+- ``runs/BENCHMARK.html``        the same in pictures (:mod:`.benchmark_html`, inline SVG), and over time
 - ``runs/benchmark-runs.csv``     one row per benchmark run (the seed's columns)
 - ``runs/benchmark-summary.csv``  per variant x spec plus an ``ALL`` roll-up
 - ``runs/<session_id>/``          session.json, turn-<n>.json, report.html (:mod:`.session`)
@@ -37,7 +37,8 @@ def write_html(cfg, data: bench.BenchData | None = None, *, arms: list[str] | No
     data = data or build(cfg, ledger)
     records = ledger.records(kind="session", mode="benchmark")
     title = "swarmgym benchmark" + (f": {' vs '.join(arms)}" if arms else "")
-    return atomic_write_text(cfg.runs_dir / name, benchmark_html.render(data, records, arms=arms, title=title))
+    return atomic_write_text(cfg.runs_dir / name, benchmark_html.render(data, records, arms=arms, title=title,
+                                                                        campaigns=ledger.records(kind="campaign")))
 
 
 def regenerate(cfg, data: bench.BenchData | None = None) -> list[Path]:

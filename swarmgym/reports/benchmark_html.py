@@ -1,8 +1,9 @@
 """``runs/BENCHMARK.html``: the head-to-head of arms in pictures (inline SVG, no external assets).
 
-Four views, all rebuilt from the ledger:
+Five views, all rebuilt from the ledger:
 
-1. pass rate per arm with Wilson 95 % error bars (per suite hash);
+1. pass rate per arm with Wilson 95 % error bars (per suite hash), and each arm's campaigns over time with
+   their build labels and change markers (:mod:`.trend_html`);
 2. per-spec pass-rate differences of each same-hash head-to-head, as a forest plot with Newcombe
    95 % intervals (the hybrid score interval built from the two Wilson intervals), plus the mean
    difference ± 1.96 SE over specs;
@@ -256,8 +257,9 @@ svg.chart{display:block;margin:6px 0 14px;max-width:100%;height:auto}"""
 
 
 def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequence[str] | None = None,
-           title: str = "swarmgym benchmark") -> str:
-    """The whole page; ``arms`` limits it to those arms (``report --compare``)."""
+           title: str = "swarmgym benchmark", campaigns: Sequence[LedgerRecord] = ()) -> str:
+    """The whole page; ``arms`` limits it to those arms (``report --compare``); ``campaigns`` (the campaign
+    records) put the change verdicts on the "over time" charts."""
     groups = [g for g in data.groups if arms is None or g.variant in arms]
     h2h = [h for h in data.head_to_head if arms is None or {h.a.variant, h.b.variant} <= set(arms)]
     recs = [r for r in records if arms is None or arm_of(r) in arms]
@@ -277,6 +279,10 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
         same = [g for g in groups if g.suite_hash == suite_hash]
         suites = ", ".join(sorted({s for g in same for s in g.suites})) or "?"
         out.append(f"<h3>suite {escape(suites)} · hash <code>{escape(suite_hash)}</code></h3>{pass_rate_svg(same)}")
+    from swarmgym import trend
+    from swarmgym.reports.trend_html import section
+
+    out.append(section(trend.build(recs, campaigns)))
     if len(data.hashes) > 1 and arms is None:
         out.append(f"<p class=\"warn\">Runs on {len(data.hashes)} different suite hashes: arms are only compared "
                    "on the same hash.</p>")

@@ -1,0 +1,126 @@
+"""BENCHMARK.html, "over time": per arm, its campaigns' pass rates in time order (inline SVG).
+
+One chart per arm (:mod:`swarmgym.trend`): a line through each campaign's pass rate, the Wilson 95 %
+interval as a band around it, a dashed rule and a label wherever the swarm build or the suite hash changes,
+and a marker on every campaign whose change detection said ``regressed`` (red, pointing down) or
+``improved`` (green, pointing up).  Every point's tooltip names its campaign, build, suite hash, counts and
+verdict.  Campaigns are spaced evenly (a campaign per step, whatever the gap in time between them).
+"""
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+from markupsafe import Markup, escape
+
+from swarmgym.trend import ArmTrend, Point
+
+W, H = 860, 230
+LEFT, RIGHT, TOP, BOTTOM = 48, 16, 34, 40
+MARK = {"regressed": "#c62828", "improved": "#2e7d32"}
+LINE, BAND = "#1565c0", "#bbdefb"
+MAX_POINTS = 120  # the most recent campaigns drawn per arm
+
+
+def _tip(p: Point) -> str:
+    lo, hi = p.total.interval
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(p.started))
+    rate = (f"{p.total.passes}/{p.total.runs} = {100 * p.total.rate:.0f}% (Wilson 95% {100 * lo:.0f}–{100 * hi:.0f}%)"
+            if p.total.runs else "no graded run")
+    verdict = f" · {p.reason}" if p.reason else (f" · {p.verdict}" if p.verdict else "")
+    return (f"{p.campaign_id} · {when} UTC · build {p.build or '?'} · suite {p.suite or '?'} "
+            f"{(p.suite_hash or '').removeprefix('sha256:')[:12]} · {rate}{verdict}")
+
+
+def arm_svg(a: ArmTrend) -> Markup:
+    pts = [p for p in a.points if p.total.runs][-MAX_POINTS:]
+    if not pts:
+        return Markup("")
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+    step = plot_w / max(1, len(pts) - 1)
+    x = (lambda i: LEFT + plot_w / 2) if len(pts) == 1 else (lambda i: LEFT + i * step)  # noqa: E731
+    y = lambda v: TOP + plot_h * (1 - v)  # noqa: E731
+    body = []
+    for v in (0, 0.25, 0.5, 0.75, 1.0):
+        body.append(f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{W - RIGHT}" y2="{y(v):.1f}" stroke="#eceff1"/>'
+                    f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end" fill="#546e7a">'
+                    f'{100 * v:.0f}%</text>')
+    bounds = [p.total.interval for p in pts]
+    band = [f"{x(i):.1f},{y(hi):.1f}" for i, (_, hi) in enumerate(bounds)]
+    band += [f"{x(i):.1f},{y(lo):.1f}" for i, (lo, _) in reversed(list(enumerate(bounds)))]
+    if len(pts) > 1:
+        body.append(f'<polygon class="band" points="{" ".join(band)}" fill="{BAND}" opacity="0.7"/>')
+    else:
+        lo, hi = bounds[0]
+        body.append(f'<line class="band" x1="{x(0):.1f}" y1="{y(hi):.1f}" x2="{x(0):.1f}" y2="{y(lo):.1f}" '
+                    f'stroke="{BAND}" stroke-width="8"/>')
+    body.append(f'<polyline class="rate" points="{" ".join(f"{x(i):.1f},{y(p.total.rate):.1f}" for i, p in enumerate(pts))}" '
+                f'fill="none" stroke="{LINE}" stroke-width="2"/>')
+    body += _rules(pts, x, plot_h)
+    for i, p in enumerate(pts):
+        cx, cy = x(i), y(p.total.rate)
+        body.append(f'<g class="point" data-campaign="{escape(p.campaign_id)}" data-rate="{p.total.rate:.4f}">'
+                    f'<title>{escape(_tip(p))}</title><circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.5" fill="{LINE}"/></g>')
+        if p.verdict in MARK:
+            down = p.verdict == "regressed"
+            ty = cy + 9 if down else cy - 9   # below a drop, above a rise
+            tri = (f"{cx - 6:.1f},{ty - 5:.1f} {cx + 6:.1f},{ty - 5:.1f} {cx:.1f},{ty + 5:.1f}" if down else
+                   f"{cx - 6:.1f},{ty + 5:.1f} {cx + 6:.1f},{ty + 5:.1f} {cx:.1f},{ty - 5:.1f}")
+            body.append(f'<g class="change-marker" data-verdict="{p.verdict}" data-campaign="{escape(p.campaign_id)}">'
+                        f'<title>{escape(p.reason or p.verdict)}</title>'
+                        f'<polygon points="{tri}" fill="{MARK[p.verdict]}" stroke="#fff" stroke-width="1"/></g>')
+    first, last = pts[0].started, pts[-1].started
+    body.append(f'<text x="{LEFT}" y="{H - 8}" font-size="10" fill="#546e7a">'
+                f'{time.strftime("%Y-%m-%d", time.gmtime(first))}</text>'
+                f'<text x="{W - RIGHT}" y="{H - 8}" font-size="10" fill="#546e7a" text-anchor="end">'
+                f'{time.strftime("%Y-%m-%d", time.gmtime(last))} · {len(pts)} campaigns</text>')
+    label = f"pass rate over time for {a.arm}"
+    return Markup(f'<svg class="chart trend" data-arm="{escape(a.arm)}" xmlns="http://www.w3.org/2000/svg" '
+                  f'width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}">'
+                  + "".join(body) + "</svg>")
+
+
+def _rules(pts: Sequence[Point], x, plot_h: float) -> list[str]:
+    """A dashed rule and a label where the build or the suite hash changes (and at the first point)."""
+    out = []
+    row = 0
+    for i, p in enumerate(pts):
+        prev = pts[i - 1] if i else None
+        what = []
+        if prev is None or p.build != prev.build:
+            what.append(f"build {p.build or '?'}")
+        if prev is not None and p.suite_hash != prev.suite_hash:
+            what.append(f"suite {(p.suite_hash or '?').removeprefix('sha256:')[:8]}")
+        if not what:
+            continue
+        text = _short(" · ".join(what), 34)
+        anchor = "end" if x(i) > W - RIGHT - 160 else "start"
+        ty = TOP - 20 + 10 * (row % 2)
+        row += 1
+        out.append(f'<g class="build-change" data-campaign="{escape(p.campaign_id)}">'
+                   f'<line x1="{x(i):.1f}" y1="{TOP - 10 + 10 * ((row - 1) % 2)}" x2="{x(i):.1f}" y2="{TOP + plot_h}" '
+                   f'stroke="#90a4ae" stroke-dasharray="3 3"/>'
+                   f'<text x="{x(i) + (3 if anchor == "start" else -3):.1f}" y="{ty}" font-size="10" fill="#37474f" '
+                   f'text-anchor="{anchor}">{escape(text)}</text></g>')
+    return out
+
+
+def _short(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def section(arms: Sequence[ArmTrend]) -> str:
+    """The page's "over time" section (empty string when no arm has a campaign)."""
+    shown = [a for a in arms if any(p.total.runs for p in a.points)]
+    if not shown:
+        return ""
+    n_marks = sum(p.verdict in MARK for a in shown for p in a.points)
+    out = ["<h2>Over time</h2><p class=\"note\">Per arm, each campaign's pass rate in the order the campaigns "
+           "started (line), its Wilson 95 % interval (band), a dashed rule where the swarm build or the suite hash "
+           "changes, and a marker where change detection flagged the campaign: red ▼ regressed, green ▲ improved "
+           f"({n_marks} in all; docs/trend.md). Hover a point for its numbers.</p>"]
+    for a in shown:
+        n = sum(1 for p in a.points if p.total.runs)
+        out.append(f"<h3>{escape(a.arm)} · {n} campaign{'s' * (n != 1)}</h3>{arm_svg(a)}")
+    return "".join(out)
+
