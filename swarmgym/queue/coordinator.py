@@ -107,7 +107,8 @@ def finalize(app, cfg, cid: str) -> dict:
     """Write the campaign record once every planned job is recorded.  Idempotent and re-entrant:
     counters decide completeness in O(1); one caller at a time holds the claim; the campaign record
     is written once (its job_id is unique); a crash anywhere leaves a state the next call (reconcile,
-    a redelivered record) finishes.  Cost: linear in this campaign's records."""
+    a redelivered record) finishes.  Cost: linear in this campaign's records, plus one small campaign
+    record per earlier campaign of its variant (choosing the baseline of change detection)."""
     ledger = ledger_for(cfg)
     r = for_config(cfg)
     done = ledger.find(f"campaign:{cid}")

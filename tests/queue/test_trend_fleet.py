@@ -10,9 +10,8 @@ import yaml
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch
-from tests.queue.conftest import app_for, wait_until, write_config
-from tests.queue.test_scale import cli
-from tests.trend.conftest import BROKEN, TINY_SUITE, WORKS
+from tests.support.queue import TINY_SUITE, app_for, cli, wait_until, write_config
+from tests.support.trend import BROKEN, WORKS
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -52,12 +51,12 @@ def test_the_coordinator_stores_the_change_status_shows_it_and_the_alarm_runs(ho
 
     ch = second.change
     assert ch.verdict == "regressed" and ch.baseline == ["sched-nightly-202612010200"]
-    assert (ch.overall.passes, ch.overall.runs, ch.overall.base_passes) == (0, 5, 5)
+    assert (ch.overall.passes, ch.overall.runs, ch.overall.base_passes) == (0, 15, 15)
     wait_until(lambda: (home / "alarm.json").is_file() and (home / "alarm.json").read_text(), 30, 0.5, "the alarm")
     sent = json.loads((home / "alarm.json").read_text())
     assert sent["campaign_id"] == "sched-nightly-202612020200" and sent["verdict"] == "regressed"
 
     status = cli(home, "status", "sched-nightly-202612020200").stdout
-    assert "finalized" in status and "change: regressed: 0/5 = 0% vs 5/5 = 100%" in status
+    assert "finalized" in status and "change: regressed: 0/15 = 0% vs 15/15 = 100%" in status
     st = json.loads(cli(home, "status", "sched-nightly-202612020200", "--json").stdout)
     assert st["campaign_record"]["change"]["verdict"] == "regressed"

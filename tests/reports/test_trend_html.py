@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from swarmgym.reports import regenerate
-from tests.trend.conftest import record_night, rows
+from tests.support.trend import record_night, rows
 
 SPECS = ("crud", "compute", "txn")
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)

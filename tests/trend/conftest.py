@@ -21,55 +21,6 @@ def tiny_home(tmp_path) -> Path:
     return write_home(home, WORKS)
 
 
-# --- nights written straight into a real ledger, finalized by the real code ---------------------
-
-DAY = 86400.0
-T0 = 1.79e9
-
-
-def record_night(cfg, ledger, cid: str, outcomes: dict[str, list[bool]], *, night: int, seed: int | None = None,
-                 schedule: str | None = "nightly", suite_hash: str = "sha256:aaaa", adapter: str = "sim",
-                 variant: str = "mlx", flags: dict | None = None, tier: str = "high", infra: int = 0,
-                 binary_version: str = "swarmgym-sim 0.1.0"):
-    """One campaign planned at ``T0 + night`` days: session records for ``outcomes`` ({spec: [functional per
-    rep]}), then the campaign record exactly as ``bench`` writes it (:func:`swarmgym.finalize.finish`)."""
-    from swarmgym.campaign import Campaign
-    from swarmgym.finalize import finish
-    from swarmgym.models import JobSpec, LedgerRecord, Provenance
-
-    created = T0 + night * DAY
-    seed = night * 1000 if seed is None else seed
-    jobs, recs = [], []
-    reps = max(len(v) for v in outcomes.values())
-    for rep in range(reps):
-        for spec, oks in outcomes.items():
-            if rep >= len(oks):
-                continue
-            jid = f"{cid}-{len(jobs):03d}"
-            jobs.append(JobSpec(job_id=jid, campaign_id=cid, suite="bench-v2", suite_hash=suite_hash, spec=spec,
-                                app_slug=spec, variant=variant, tier=tier, rep=rep, seed=seed + rep))
-            ok = oks[rep]
-            prov = Provenance(adapter=adapter, binary_version=binary_version, seed=seed + rep, suite_hash=suite_hash,
-                              flags=dict(flags or {}), host="h1")
-            overall = "infra" if len(recs) < infra else ("pass" if ok else "fail")
-            recs.append(LedgerRecord(session_id=f"s-{jid}", job_id=jid, campaign_id=cid, mode="benchmark", spec=spec,
-                                     app_slug=spec, variant=variant, tier=tier, rep=rep, suite="bench-v2",
-                                     suite_hash=suite_hash, host="h1", overall=overall,
-                                     functional=ok and overall != "infra", flags=dict(flags or {}),
-                                     ts=created + 60 + len(recs), data={"started": created + len(recs)},
-                                     provenance=prov))
-    ledger.record_many(recs)
-    camp = Campaign(campaign_id=cid, mode="local", tier=tier, variant=variant, suite="bench-v2", suite_hash=suite_hash,
-                    swarm=adapter, flags=dict(flags or {}), created=created, schedule=schedule, jobs=jobs)
-    rec = finish(cfg, ledger, camp)
-    assert rec is not None
-    return rec
-
-
-def rows(passes: int, runs: int) -> list[bool]:
-    return [True] * passes + [False] * (runs - passes)
-
-
 @pytest.fixture
 def trend_home(tmp_path):
     from swarmgym.config import load_config

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from swarmgym.ledger import Ledger
-from tests.trend.conftest import BROKEN, WORKS, swarmgym, write_home
+from tests.support.trend import BROKEN, WORKS, swarmgym, write_home
 
 NO_BROKER = {"SWARMGYM_BROKER_URL": "redis://127.0.0.1:1/0"}  # status falls back to the ledger
 
@@ -39,7 +39,7 @@ def test_a_regressed_night_is_stored_and_wakes_someone_up_with_the_numbers(tiny_
     assert not (tiny_home / "alarm.json").exists()       # the same build again: quiet
     nightly(tiny_home, BROKEN, save)                      # a new build that no longer writes the file
     r = bench(tiny_home)
-    assert "change: regressed: 0/5 = 0% vs 10/10 = 100%" in r.stdout and "alarm (regressed): ran" in r.stdout
+    assert "change: regressed: 0/15 = 0% vs 30/30 = 100%" in r.stdout and "alarm (regressed): ran" in r.stdout
 
     recs = campaign_records(tiny_home)
     assert [x.change.verdict for x in recs] == ["not comparable", "no change", "regressed"]
@@ -47,12 +47,12 @@ def test_a_regressed_night_is_stored_and_wakes_someone_up_with_the_numbers(tiny_
     assert last.change.schedule == "nightly" and last.change.baseline == [recs[1].campaign_id, recs[0].campaign_id]
     sent = json.loads((tiny_home / "alarm.json").read_text())
     assert sent["campaign_id"] == last.campaign_id and sent["verdict"] == "regressed"
-    assert sent["overall"]["passes"] == 0 and sent["overall"]["base_passes"] == 10 and sent["overall"]["p"] < 0.01
+    assert sent["overall"]["passes"] == 0 and sent["overall"]["base_passes"] == 30 and sent["overall"]["p"] < 0.01
     assert sent["specs"][0]["spec"] == "touch" and sent["status_command"] == f"swarmgym status {last.campaign_id}"
 
     st = swarmgym(tiny_home, "status", last.campaign_id, env=NO_BROKER)
     assert st.returncode == 0, st.stderr
-    assert "change: regressed: 0/5 = 0% vs 10/10 = 100%" in st.stdout
+    assert "change: regressed: 0/15 = 0% vs 30/30 = 100%" in st.stdout
     rep = swarmgym(tiny_home, "report", "-n", "3")
     assert "regressed" in rep.stdout and last.campaign_id in rep.stdout
 

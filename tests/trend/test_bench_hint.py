@@ -31,5 +31,5 @@ def test_a_bench_interrupted_mid_campaign_says_how_to_finish_it(tiny_home):
     [plan] = (tiny_home / "runs" / "campaigns").glob("*.json")
     cid = json.loads(plan.read_text())["campaign_id"]
     assert f"finish with: swarmgym bench --resume {cid}" in out
-    assert "5 job(s) not recorded" in out
+    assert "15 job(s) not recorded" in out
     assert "Traceback" not in out

@@ -7,7 +7,7 @@ from scipy.stats import false_discovery_control
 from swarmgym import stats
 from swarmgym.baseline import save_pins
 from swarmgym.models import CampaignChange, ChangeTest
-from tests.trend.conftest import record_night, rows
+from tests.support.trend import record_night, rows
 
 SPECS = ("crud", "compute", "txn")
 

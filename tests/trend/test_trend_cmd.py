@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.trend.conftest import DAY, T0, record_night, rows, swarmgym
+from tests.support.trend import DAY, T0, record_night, rows, swarmgym
 
 SPECS = ("crud", "compute", "txn")
 
