@@ -18,19 +18,24 @@ class Move(BaseModel):
 
 
 def operator(tmp_path, **over):
-    cfg = load_config(tmp_path, environ={}, overrides={"brain.operator_poll_secs": 0.02, **over})
+    # a finite wait: a test whose answer never comes fails in a minute instead of hanging for the default 30
+    cfg = load_config(tmp_path, environ={}, overrides={"brain.operator_poll_secs": 0.02,
+                                                       "brain.operator_timeout_secs": 60, **over})
     return get_brain("operator", cfg), tmp_path / "runs" / "operator"
 
 
 def answer_later(folder, n, texts, delay=0.1, seen=None):
     """Write each of ``texts`` to resp-<n>.txt in turn, ``delay`` apart; note PENDING.md as it was."""
     def run():
-        req = folder / f"req-{n}.json"
-        while not req.exists():
+        req, pending = folder / f"req-{n}.json", folder / "PENDING.md"
+        deadline = time.monotonic() + 30
+        while not req.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        if seen is not None:
-            time.sleep(0.05)
-            seen["pending"] = (folder / "PENDING.md").read_text()
+        if seen is not None:  # the brain writes the request, then lists it in PENDING.md
+            while f"req-{n}.json" not in (pending.read_text() if pending.exists() else "") \
+                    and time.monotonic() < deadline:
+                time.sleep(0.01)
+            seen["pending"] = pending.read_text()
             seen["req"] = json.loads(req.read_text())
         for t in texts:
             time.sleep(delay)
