@@ -1,0 +1,112 @@
+"""bench-v3 spec extend (todokit): continue-existing — the workspace starts with a working app.
+
+The starter passes the old-behaviour checks and fails the new ones (so a graded workspace tells "broke
+what worked" from "added nothing"); the reference (starter + extension) and an independent extension
+of the starter pass every check; a job's workspace holds the starter before the swarm starts and the
+simulator writes the reference over it; realistic regressions (an old command's output changed while
+adding a feature, ids reused, a read that now writes the file, an old file that crashes the new code)
+are each killed by a check covering what they break.  The full verify of the spec is ``slow``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from swarmgym.checks import run_checks
+from swarmgym.config import REPO_ROOT, load_config
+from swarmgym.coverage import coverage
+from swarmgym.job import run_job
+from swarmgym.models import JobSpec
+from swarmgym.suite import load_suite, materialize, starter_files
+from swarmgym.suiteverify import verify_suite
+
+V3 = load_suite("bench-v3", REPO_ROOT / "suites")
+SPEC = V3.spec("extend")
+STARTER = V3.starter_dir(SPEC)
+ALT = Path(__file__).resolve().parent.parent / "fixtures" / "alt_apps_v3" / "todokit"
+OLD_CHECKS = {"old_behaviour", "kept_tests", "tests_pass", "stdlib_only", "argparse", "default_file"}
+BUG_CLASSES = ["list-shows-priority", "ids-from-max", "list-creates-file", "old-file-keyerror", "add-strips-text",
+               "search-lower", "sort-priority-by-name", "export-comma-join", "starter-unchanged", "search-stub"]
+
+
+@pytest.fixture(scope="module")
+def cfg(tmp_path_factory):
+    return load_config(tmp_path_factory.mktemp("home"), environ={})
+
+
+def _copy(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    return dest
+
+
+def test_the_starter_passes_the_old_behaviour_checks_and_fails_the_new_ones(cfg, tmp_path):
+    assert STARTER is not None and SPEC.starter == "apps/todokit/starter"
+    results = {r.name: r for r in run_checks(SPEC.checks_for(hard=True), _copy(STARTER, tmp_path / "ws"), cfg)}
+    assert {n: results[n].detail for n in OLD_CHECKS if not results[n].passed} == {}
+    assert {n for n, r in results.items() if not r.passed} == set(results) - OLD_CHECKS
+
+
+def test_the_reference_passes_every_check_hard_ones_included(cfg, tmp_path):
+    results = run_checks(SPEC.checks_for(hard=True), materialize(V3, SPEC, tmp_path / "todokit"), cfg)
+    assert {r.name: r.detail for r in results if not r.passed} == {}
+
+
+def test_an_independent_extension_of_the_starter_passes_every_check(cfg, tmp_path):
+    results = run_checks(SPEC.checks_for(hard=True), _copy(ALT, tmp_path / "todokit"), cfg)
+    assert {r.name: r.detail for r in results if not r.passed} == {}
+
+
+def test_the_reference_keeps_every_starter_file_it_does_not_extend(tmp_path):
+    ref = V3.reference_dir(SPEC)
+    kept = {f.relative_to(STARTER).as_posix() for f in starter_files(STARTER)}
+    assert kept <= {f.relative_to(ref).as_posix() for f in starter_files(ref)}
+    assert (ref / "tests" / "test_todokit.py").read_text() == (STARTER / "tests" / "test_todokit.py").read_text()
+    assert (ref / "todokit" / "store.py").read_text() == (STARTER / "todokit" / "store.py").read_text()
+
+
+def test_the_starter_unchanged_mutant_is_the_starter_byte_for_byte(tmp_path):
+    m = next(x for x in V3.mutants(SPEC) if x.name == "starter-unchanged")
+    ws = materialize(V3, SPEC, tmp_path / "ws", m)
+    got = {f.relative_to(ws).as_posix(): f.read_bytes() for f in starter_files(ws)}
+    assert got == {f.relative_to(STARTER).as_posix(): f.read_bytes() for f in starter_files(STARTER)}
+
+
+def test_a_simulated_job_starts_from_the_starter_and_builds_the_reference_over_it(tmp_path):
+    cfg = load_config(tmp_path, environ={"SWARMGYM_SWARM_TIMEOUT": "120"})
+    job = JobSpec(job_id="t-000", campaign_id="t", suite=V3.name, suite_hash=V3.hash, spec="extend",
+                  app_slug="todokit", variant="mlx", tier="light", rep=0,
+                  env={"SWARMGYM_SIM_FORCE": "reference", "SWARMGYM_SIM_TIME_SCALE": "0.01"})
+    res = run_job(job, cfg)
+    assert res.status == "done" and res.verdict.functional, res.verdict and res.verdict.findings
+    doc = json.loads((cfg.runs_dir / res.session_id / "session.json").read_text())
+    assert doc["data"]["starter_files"] == len(starter_files(STARTER))
+    ws = Path(doc["workspace"])
+    assert (ws / "todokit" / "query.py").is_file() and (ws / "tests" / "test_todokit.py").is_file()
+
+
+def test_every_requirement_and_edge_class_is_sampled_and_broken():
+    cov = coverage(V3, ["extend"])
+    assert cov.problems == [] and cov.without_check == [] and cov.without_mutant == []
+    assert len(V3.mutants(SPEC)) >= 30
+    old = [r for r in cov.rows if r.id.startswith("E-OLD-")]
+    assert len(old) >= 10 and all(r.mutants for r in old)
+
+
+def test_realistic_regressions_are_killed_by_a_check_covering_what_they_break(cfg):
+    result = verify_suite(V3, cfg, workers=2, specs=["extend"], mutants=BUG_CLASSES)
+    rows = {r.name: r for r in result.rows}
+    assert {n: r.problem for n, r in rows.items() if not r.ok} == {}
+    assert result.killed == result.mutants == len(BUG_CLASSES)
+    assert "old_behaviour" in rows["list-shows-priority"].failed  # an old command's output changed
+    assert "old_behaviour" not in rows["starter-unchanged"].failed  # nothing added, nothing broken
+
+
+@pytest.mark.slow
+def test_full_verify_of_the_spec_kills_every_mutant(cfg):
+    result = verify_suite(V3, cfg, workers=2, specs=["extend"])
+    assert [(r.name, r.problem) for r in result.rows if not r.ok] == []
+    assert [p for p in result.problems if "suite.lock" not in p] == []
+    assert result.mutation_score == 1.0 and result.mutants >= 30
