@@ -74,8 +74,13 @@ def run_check(check: Check, workspace: Path, cfg: Config, evidence: Evidence | N
         if check.kind == "differential":  # the detail names each failing golden row and what came out
             ok, detail = difftable.summarize(res.exit_code, res.stdout_tail)
             passed = passed and ok
-        if res.timed_out:
+        breach = res.breach()
+        if breach:
+            passed, detail = False, breach
+        elif res.timed_out:
             detail = "timed out; process group killed"
+        elif not passed and "No space left on device" in res.stderr_tail:
+            detail += f" (No space left on device: each tmpfs of a check's box holds {cfg.checks.tmpfs_mb} MB, checks.tmpfs_mb)"
         return CheckResult(name=check.name, kind=check.kind, passed=passed,
                            exit_code=res.exit_code, duration_s=round(res.duration_s, 3), timed_out=res.timed_out,
                            stdout_tail=res.stdout_tail, stderr_tail=res.stderr_tail, detail=detail)

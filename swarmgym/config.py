@@ -33,6 +33,10 @@ class ChecksConfig(_Section):
     cpu_secs: int = Field(300, gt=0, description="CPU-seconds limit per check")
     max_procs: int = Field(512, gt=0, description="process-count limit per check (RLIMIT_NPROC)")
     file_size_mb: int = Field(256, gt=0, description="largest file a check may write")
+    ram_mb: int = Field(2048, gt=0, description="RAM + tmpfs pages of a check's whole box (memory cgroup); past "
+                                                "it the kernel kills a process of the box and the check fails "
+                                                "with 'exceeded its memory cap'")
+    tmpfs_mb: int = Field(512, gt=0, description="size of each tmpfs in a check's box (/tmp, /dev/shm)")
     output_cap: int = Field(16384, gt=0, description="bytes of stdout/stderr tail kept per check")
     env: dict[str, str] = Field(default_factory=lambda: {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
                                 description="extra env for checks; by default pytest does not autoload the "
@@ -49,7 +53,9 @@ class SwarmConfig(_Section):
     pass_secrets: list[str] = Field(default_factory=lambda: ["LMSTUDIO_API_KEY"],
                                     description="secret env vars the swarm itself may see (e.g. MCP keys); "
                                                 "every other secret-looking variable is withheld from it")
-    sessions_db: str | None = Field(None, description="goose sessions.db path; default where goose keeps it (GOOSE_PATH_ROOT, XDG_DATA_HOME, ~/.local/share/goose)")
+    sessions_db: str | None = Field(None, description="goose sessions.db read for a run that names none; default where goose keeps it "
+                                                        "(GOOSE_PATH_ROOT, XDG_DATA_HOME, ~/.local/share/goose). A run "
+                                                        "swarmgym starts reads its own per-job sessions.db")
     snapshot_max_files: int = Field(2000, gt=0)
 
     @field_validator("adapter")
@@ -67,7 +73,12 @@ class SandboxConfig(_Section):
                                              "(auto: bwrap on Linux, seatbelt on macOS; none only when asked)")
     read_only: list[str] = Field(default_factory=list, description="extra paths boxes may read (inside hidden ones)")
     swarm_max_procs: int = Field(4096, gt=0, description="processes alive at once in the swarm's box")
-    swarm_file_size_mb: int = Field(4096, gt=0, description="largest file the swarm may write")
+    swarm_file_size_mb: int = Field(1024, gt=0, description="largest file the swarm may write")
+    swarm_ram_mb: int = Field(4096, gt=0, description="RAM + tmpfs pages of the swarm's whole box (memory cgroup; "
+                                                      "goose and every tool it runs, not the models it calls)")
+    swarm_tmpfs_mb: int = Field(1024, gt=0, description="size of each tmpfs in the swarm's box (/tmp, /dev/shm)")
+    workspace_mb: int = Field(1024, gt=0, description="largest workspace a swarm may leave (checked after the "
+                                                      "run; over it the swarm dimension fails with the size)")
 
     @field_validator("backend")
     @classmethod

@@ -13,10 +13,16 @@ From goose's ``crates/goose/src/config/paths.rs`` (``Paths::get_dir``) and
   ``$XDG_STATE_HOME/goose`` (``~/.local/state/goose``).  As the XDG spec says, a relative
   ``XDG_*`` value is ignored;
 - sessions live in ``<data>/sessions/sessions.db``.
+
+Every swarm run swarmgym starts gets its own fresh root (:func:`job_root`, :func:`fresh_root`):
+``GOOSE_PATH_ROOT`` points there, the operator's pristine config is copied in, and nothing one job
+writes under it (config, sessions, state, plugins) is seen by another job.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -53,6 +59,50 @@ def sessions_db(env: Mapping[str, str] | None = None) -> Path:
     return goose_dir("data", env) / "sessions" / "sessions.db"
 
 
-def state_dirs(env: Mapping[str, str] | None = None) -> list[Path]:
-    """Every folder goose may write outside the workspace (for an isolation box's writable list)."""
-    return [goose_dir(k, env) for k in KINDS]
+#: per-job goose roots live next to the workspace: ``<apps>/<slug>/.goose-state/<workspace name>``
+JOB_STATE = ".goose-state"
+
+
+def job_root(workspace: Path | str) -> Path:
+    """The per-job ``GOOSE_PATH_ROOT`` of the swarm run in ``workspace`` (outside the workspace, so
+    neither the snapshot nor a check sees it; one per workspace, so no other job does)."""
+    ws = Path(workspace).resolve()
+    return ws.parent / JOB_STATE / ws.name
+
+
+def fresh_root(pristine_env: Mapping[str, str], root: Path) -> Path:
+    """Make ``root`` a fresh goose root: whatever an earlier run left there is removed, and the
+    operator's pristine config (goose's config folder for ``pristine_env``) is copied into
+    ``<root>/config``; data, state and the agents home start empty.  Returns ``root``."""
+    if root.is_symlink() or root.is_file():
+        root.unlink()
+    elif root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    src = goose_dir("config", pristine_env)
+    if src.is_dir():
+        shutil.copytree(src, root / "config", symlinks=False, ignore_dangling_symlinks=True)
+    else:
+        (root / "config").mkdir()
+    for kind in ("data", "state"):
+        (root / kind).mkdir()
+    return root
+
+
+def drop_config(root: Path) -> None:
+    """Remove the config copy of a finished run (it may hold goose's secrets file); its sessions
+    stay in ``<root>/data`` for the reader."""
+    shutil.rmtree(root / "config", ignore_errors=True)
+
+
+def config_hash(env: Mapping[str, str] | None = None) -> str | None:
+    """``sha256:<16 hex>`` over the goose config folder for ``env`` (every file, by relative path and
+    content, links followed as :func:`fresh_root` copies them), or None if there is none."""
+    src = goose_dir("config", env)
+    if not src.is_dir():
+        return None
+    h = hashlib.sha256()
+    for p in sorted(src.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return "sha256:" + h.hexdigest()[:16]

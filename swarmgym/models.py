@@ -236,6 +236,9 @@ class RunOutcome(Model):
     """The goose sessions.db the traces were read from."""
     problems: list[str] = Field(default_factory=list)
     """What could not be read, one line each."""
+    limits_hit: list[str] = Field(default_factory=list)
+    """Resource caps the swarm hit (its box's memory cap, the workspace-size budget), one line each;
+    any fails the swarm dimension."""
 
 
 class SessionTrace(Model):
@@ -313,6 +316,9 @@ class Provenance(Model):
     """First line of ``<binary> --version``."""
     fleet_hash: str | None = None
     """sim only: hash of the fleet file it read."""
+    goose_config_hash: str | None = None
+    """goose and sim: hash of the operator's pristine goose config folder each run starts from (a fresh
+    copy per job); None when there is none or the swarm keeps no goose config (command)."""
     flags: dict[str, str] = Field(default_factory=dict)
     """``GOOSE_SWARM_*`` as the swarm saw them."""
     knobs: dict[str, Any] = Field(default_factory=dict)

@@ -83,8 +83,9 @@ def swarm_provenance(adapter: Any, name: str, env: Mapping[str, str] | None, *, 
     except SwarmgymError:
         binary = []
     fleet = adapter.fleet_file(full_env) if hasattr(adapter, "fleet_file") else None
+    goose_config = adapter.config_hash(full_env) if hasattr(adapter, "config_hash") else None
     return Provenance(adapter=name, binary=" ".join(binary) or None, binary_version=binary_version(binary),
-                      fleet_hash=file_hash(fleet), flags=swarm_flags(full_env), knobs=env_knobs(full_env),
+                      fleet_hash=file_hash(fleet), goose_config_hash=goose_config, flags=swarm_flags(full_env), knobs=env_knobs(full_env),
                       seed=seed, swarmgym_version=__version__, suite_hash=suite_hash, host=host)
 
 

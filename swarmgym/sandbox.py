@@ -4,7 +4,7 @@ Everything the swarm built is untrusted.  :func:`run_sandboxed` is the one way s
 such code: ``bash -c COMMAND`` in the workspace, inside the isolation backend's box (see
 :mod:`swarmgym.isolation`: for checks no network, only the workspace and a private /tmp
 writable), in a new session (process group) that is killed whole on timeout and swept after
-exit, under address-space / CPU / file-size limits and a pids cgroup, with an environment from
+exit, under address-space / CPU / file-size limits and a cgroup (processes, RAM + tmpfs), with an environment from
 which secrets are removed.  :func:`start_boxed` is the shared launcher (the swarm uses it too).
 
 The check PATH: the directory of the Python interpreter running swarmgym comes first, so
@@ -27,7 +27,7 @@ from typing import IO
 import psutil
 
 from swarmgym.isolation import Policy, get_backend
-from swarmgym.isolation.pids import PidsCgroup
+from swarmgym.isolation.cgroup import BoxCgroup
 from swarmgym.isolation.policy import MB, Limits
 from swarmgym.isolation.spawn import spawn
 from swarmgym.proctree import kill_group
@@ -59,6 +59,15 @@ class SandboxResult:
     duration_s: float
     stdout_tail: str
     stderr_tail: str
+    oom_kills: int = 0  # processes the kernel killed at the box's memory cap
+    ram_mb: int | None = None  # that cap (None: no memory cgroup here)
+
+    def breach(self, what: str = "check") -> str | None:
+        """One line naming the resource cap the box hit, or None."""
+        if self.oom_kills:
+            return (f"{what} exceeded its memory cap ({self.ram_mb} MB): the kernel killed "
+                    f"{self.oom_kills} process(es) of its box")
+        return None
 
 
 def scrubbed_env(extra_secrets: set[str] | frozenset[str] = frozenset(),
@@ -81,30 +90,37 @@ def helper_env(extra_secrets: set[str] | frozenset[str] = frozenset()) -> dict[s
 
 @dataclass
 class Boxed:
-    """A started box: the process, and its pids cgroup (None where no cgroup is writable)."""
+    """A started box: the process, and its cgroup (None where no cgroup is writable)."""
 
     proc: subprocess.Popen
-    cgroup: PidsCgroup | None
+    cgroup: BoxCgroup | None
     backend: str
+    oom_kills: int = 0  # read at teardown: processes the kernel killed at the memory cap
+
+    @property
+    def ram_mb(self) -> int | None:
+        return self.cgroup.ram_mb if self.cgroup is not None else None
 
     def teardown(self) -> None:
         """Kill every process still in the box (the cgroup sees setsid'd ones too) and remove it."""
         kill_group(self.proc.pid)
         if self.cgroup is not None:
+            self.oom_kills = self.cgroup.oom_kills()
             self.cgroup.close()
 
 
 def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str, str], stdout: IO[bytes],
                 stderr: IO[bytes], private_tmp: str | Path) -> Boxed:
     """Start ``argv`` inside ``backend``'s box for ``policy``, in a new session; raises OSError only
-    if it cannot start.  rlimits (``policy.limits``) and the pids cgroup apply to the whole box."""
+    if it cannot start.  rlimits (``policy.limits``) and the cgroup (``policy.max_procs``,
+    ``policy.ram_mb``) apply to the whole box."""
     env = dict(env)
     if backend == "bwrap":
-        env["TMPDIR"] = "/tmp"  # the box's private tmpfs
+        env["TMPDIR"] = env["HOME"] = "/tmp"  # the box's private tmpfs; the real $HOME is not in the box
     elif backend == "seatbelt":
-        env["TMPDIR"] = str(private_tmp)
+        env["TMPDIR"] = env["HOME"] = str(private_tmp)
     wrapped = get_backend(backend).wrap(argv, policy, private_tmp)
-    cgroup = PidsCgroup.create(policy.max_procs)
+    cgroup = BoxCgroup.create(policy.max_procs, policy.ram_mb)
     try:
         proc = spawn(wrapped, cwd=str(policy.workspace), env=env, stdout=stdout, stderr=stderr, cgroup=cgroup,
                      limits=policy.limits)
@@ -185,4 +201,5 @@ def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limi
             if timed_out:
                 code = None
         return SandboxResult(exit_code=code, timed_out=timed_out, duration_s=time.monotonic() - start,
-                             stdout_tail=tail(out_path, output_cap), stderr_tail=tail(err_path, output_cap))
+                             stdout_tail=tail(out_path, output_cap), stderr_tail=tail(err_path, output_cap),
+                             oom_kills=box.oom_kills, ram_mb=box.ram_mb)

@@ -42,14 +42,24 @@ def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str,
     """Run the swarm in its box and build its RunOutcome (raises AdapterError only if it cannot start).
 
     The box (``cfg.sandbox.backend``) lets the swarm write the workspace and ``writable`` (its own
-    state folders) and read ``read_only`` besides the system; the swarmgym root stays hidden."""
+    state folders) and read ``read_only`` besides the system's runtime; nothing else is there.  A cap
+    the box hit (memory) or the workspace's size budget (``sandbox.workspace_mb``) is named in
+    ``limits_hit``."""
     from swarmgym.isolation import resolve, swarm_policy
+    from swarmgym.isolation.budget import workspace_breach
 
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
     backend = resolve(cfg.sandbox.backend, adapter) if cfg is not None else "none"
-    policy = swarm_policy(cfg, ws, read_only=read_only, writable=writable) if cfg is not None else None
+    policy = swarm_policy(cfg, ws, adapter=adapter, read_only=read_only, writable=writable) if cfg is not None else None
     res = run_process(argv, ws, env, timeout, policy=policy, backend=backend)
+    limits_hit: list[str] = []
+    if res.oom_kills:
+        limits_hit.append(f"the swarm exceeded its memory cap ({res.ram_mb} MB, sandbox.swarm_ram_mb): the kernel "
+                          f"killed {res.oom_kills} process(es) of its box")
+    over = workspace_breach(ws, cfg.sandbox.workspace_mb) if cfg is not None else None
+    if over:
+        limits_hit.append(over)
     problems: list[str] = []
     if res.timed_out:
         problems.append(f"run: timed out after {timeout:g}s; process group killed (exit 124)")
@@ -72,7 +82,7 @@ def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str,
                       report_source=source, stdout_tail=stdout_tail, stderr_tail=res.stderr_tail,
                       event_log=str(log_path) if log_path else None, wall_secs=res.wall_secs,
                       timed_out=res.timed_out, has_fleet_log=has_fleet_log, sessions_db=sessions_db,
-                      problems=problems)
+                      problems=problems, limits_hit=limits_hit)
 
 
 def _short(arg: str, cap: int = 4000) -> str:

@@ -3,8 +3,12 @@
 What reaches goose through the environment: ``GOOSE_SWARM_*`` flags, ``LMSTUDIO_API_KEY``, MCP keys.
 goose sets ``LMSTUDIO_HOST`` itself from its pool config's endpoint (``goose swarm pool``), so an
 ``LMSTUDIO_HOST`` in ``swarm.env`` changes nothing; ``GOOSE_PATH_ROOT`` moves goose's config along
-with its data, so goose then runs with an empty pool.  Its sessions are read where goose keeps them
-(:mod:`swarmgym.goose_paths`).
+with its data — which is how every run gets its own goose state: ``GOOSE_PATH_ROOT`` points at a
+fresh per-job root (:func:`swarmgym.goose_paths.job_root`, next to the workspace) into which the
+operator's pristine config (goose's config folder for the operator's environment, pool included) is
+copied; the copy is removed after the run, the sessions stay for the reader.  Nothing one job writes
+there reaches the next job or the operator's own folders; the record's provenance carries the
+pristine config's hash (``goose_config_hash``).
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from typing import Mapping, Sequence
 from swarmgym.adapters.base import base_env, execute, merged_env
 from swarmgym.adapters.runner import resolve_binary
 from swarmgym.collect.traces import default_sessions_db
+from swarmgym.goose_paths import config_hash, drop_config, fresh_root, job_root, sessions_db
 from swarmgym.models import RunOutcome
 
 
@@ -50,19 +55,24 @@ class GooseAdapter:
     def sessions_db(self, env: Mapping[str, str]) -> str:
         return str(default_sessions_db(env, self.cfg.swarm.sessions_db))
 
+    def config_hash(self, env: Mapping[str, str]) -> str | None:
+        """The hash of the pristine goose config a run with ``env`` starts from (for provenance)."""
+        return config_hash(env)
+
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome:
         argv = swarm_argv(self.binary(), prompt, list(mcp) or list(self.cfg.swarm.mcp))
-        full_env = self.env(env)
-        ro, rw = self.box_paths(argv, full_env)
-        return execute(self.name, argv, workspace, full_env, timeout or self.cfg.swarm.timeout,
-                       sessions_db=self.sessions_db(full_env), cfg=self.cfg, read_only=ro, writable=rw)
+        pristine = self.env(env)
+        root = fresh_root(pristine, job_root(workspace))
+        run_env = {**pristine, "GOOSE_PATH_ROOT": str(root)}
+        ro, rw = self.box_paths(argv, run_env)
+        try:
+            return execute(self.name, argv, workspace, run_env, timeout or self.cfg.swarm.timeout,
+                           sessions_db=str(sessions_db(run_env)), cfg=self.cfg, read_only=ro, writable=rw)
+        finally:
+            drop_config(root)
 
     def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
         """(read-only, writable) paths the swarm's box needs besides the workspace: the goose binary,
-        goose's data/config/state folders (sessions.db, config) and the sessions.db named in config."""
-        from swarmgym.goose_paths import state_dirs
-
-        rw = [str(p) for p in state_dirs(env)]
-        db = Path(self.sessions_db(env)).parent
-        return [argv[0]], rw + [str(db)]
+        and this run's own goose root (config copy, sessions.db, state)."""
+        return [argv[0]], [env["GOOSE_PATH_ROOT"]]

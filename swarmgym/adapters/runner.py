@@ -39,6 +39,8 @@ class ProcResult:
     stdout: str
     stderr_tail: str
     started: float  # time.time() at start, to tell this run's files from older ones
+    oom_kills: int = 0  # processes the kernel killed at the box's memory cap
+    ram_mb: int | None = None  # that cap (None: no memory cgroup here)
 
 
 def resolve_binary(binary: str, *, hint: str = "") -> str:
@@ -100,4 +102,5 @@ def run_process(argv: list[str], cwd: Path | str, env: dict[str, str], timeout: 
         with open(out_path, "rb") as f:
             stdout = f.read(STDOUT_CAP).decode("utf-8", "replace")
         return ProcResult(exit_code=code, timed_out=timed_out, wall_secs=round(time.monotonic() - start, 3),
-                          stdout=stdout, stderr_tail=tail(err_path, TAIL_CAP), started=started)
+                          stdout=stdout, stderr_tail=tail(err_path, TAIL_CAP), started=started,
+                          oom_kills=box.oom_kills, ram_mb=box.ram_mb)

@@ -1,9 +1,10 @@
 """The simulator ``swarmgym-sim``, run as a real subprocess exactly like goose.
 
 swarmgym's own runs never touch the user's real goose folders: unless the caller sets
-``GOOSE_PATH_ROOT`` (in ``swarm.env`` or the call's env), the sim runs with
-``GOOSE_PATH_ROOT=<home>/.sim-goose`` — and it then keeps its sessions and pool exactly where goose
-would under that root (:mod:`swarmgym.goose_paths`).  The bare ``swarmgym-sim``, run by hand with
+``GOOSE_PATH_ROOT`` (in ``swarm.env`` or the call's env), the sim's pristine goose root is
+``<home>/.sim-goose``; like goose, each run then gets a fresh per-job root with a copy of that
+root's config (:mod:`swarmgym.adapters.goose`), and keeps its sessions there exactly where goose
+would (:mod:`swarmgym.goose_paths`).  The bare ``swarmgym-sim``, run by hand with
 nothing set, uses goose's default folders like goose does.  It looks suites up in
 ``cfg.suites_dir`` (``SWARMGYM_SUITES_DIR``).
 
@@ -87,11 +88,10 @@ class SimAdapter(GooseAdapter):
         return super().run(prompt, workspace, mcp=mcp, env=env, timeout=scaled_timeout(limit, self.env(env)))
 
     def box_paths(self, argv: list[str], env: Mapping[str, str]) -> tuple[list[str], list[str]]:
-        """The simulator is swarmgym's own code: it reads the package, the suite's reference and
-        mutant apps, its fleet file and pool file, and writes only under its GOOSE_PATH_ROOT."""
-        from swarmgym.isolation.policy import install_dirs
-
-        ro = [*(str(p) for p in install_dirs()), env["SWARMGYM_SUITES_DIR"], *argv[:1]]
+        """The simulator is swarmgym's own code (a trusted adapter: its box also reads the package and
+        the suites, :data:`swarmgym.isolation.TRUSTED_ADAPTERS`); besides, it reads the suite folder
+        it plays, its fleet file and pool file, and writes only its per-job goose state."""
+        ro = [env["SWARMGYM_SUITES_DIR"], *argv[:1]]
         if env.get("SWARMGYM_SIM_FLEET"):
             ro.append(env["SWARMGYM_SIM_FLEET"])
         pool = env.get("SWARMGYM_SIM_POOL")

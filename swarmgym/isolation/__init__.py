@@ -4,8 +4,8 @@ A small registry by name — ``bwrap`` (Linux bubblewrap), ``seatbelt`` (macOS `
 ``none`` (no box: process group, scrubbed env and rlimits only) — each building its command line
 from one :class:`~swarmgym.isolation.policy.Policy`.  ``auto`` (the default, ``sandbox.backend`` /
 ``SWARMGYM_SANDBOX_BACKEND`` / ``--isolation``) picks the first backend that works here; when none
-does it falls back to ``none`` only for the simulator (swarmgym's own reference code), with one
-warning line, and refuses for any other swarm.
+does it falls back to ``none`` only for a trusted adapter (:data:`TRUSTED_ADAPTERS`: the simulator,
+swarmgym's own reference code), with one warning line, and refuses for any other swarm.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Protocol
 
 from swarmgym.errors import IsolationError
 from swarmgym.isolation.bwrap import INSTALL_HINT, BwrapBackend
-from swarmgym.isolation.policy import Limits, Policy, check_policy, swarm_policy
+from swarmgym.isolation.policy import TRUSTED_ADAPTERS, Limits, Policy, check_policy, swarm_policy
 from swarmgym.isolation.seatbelt import SeatbeltBackend
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "Backend",
     "Limits",
     "Policy",
+    "TRUSTED_ADAPTERS",
     "check_policy",
     "get_backend",
     "register_backend",
@@ -33,7 +34,6 @@ __all__ = [
 
 CHOICES = ("auto", "bwrap", "seatbelt", "none")
 AUTO_ORDER = ("bwrap", "seatbelt")
-TRUSTED_ADAPTERS = ("sim",)  # runs swarmgym's own reference and mutant apps
 
 
 class Backend(Protocol):

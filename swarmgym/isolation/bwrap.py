@@ -1,12 +1,16 @@
-"""bubblewrap (Linux): the box is a fresh user, mount, PID, IPC and UTS namespace.
+"""bubblewrap (Linux): the box is a fresh user, mount, PID, IPC and UTS namespace on an empty root.
 
-The system is bound read-only; ``/tmp`` is a private tmpfs; every hidden path (the swarmgym
-root, ``$HOME``, the suites, swarmgym's own code) is covered by an empty tmpfs; read-only and
-writable paths are bound back in, most specific last.  No capability survives (``--cap-drop
-ALL``: the box cannot unmount what hides a path), ``/proc`` shows only the box's own processes,
-and checks get no network namespace peer (``--unshare-net``: not even the loopback's Redis).
-The box's PID 1 is bubblewrap's: when the command exits, or bubblewrap dies (``--die-with-parent``),
-the kernel kills every process left in the namespace — ``setsid`` or not.
+The root is bubblewrap's own tmpfs, made read-only once everything is mounted; into it go, read-only,
+the system's runtime (:mod:`swarmgym.isolation.allowlist`: ``/usr``, ``/lib*``, a few ``/etc``
+files; merged-``/usr`` symlinks as symlinks), then the policy's paths in mount order — read-only
+(the Python, the swarm binary, named paths), carve-outs (an empty read-only tmpfs over a hidden
+path inside a visible one) and writable (the workspace, goose's per-job state).  ``/tmp`` and
+``/dev/shm`` are private tmpfs of ``policy.tmpfs_mb`` each; ``/dev`` holds only the standard
+device nodes.  ``HOME`` is the private ``/tmp`` (sandbox.start_boxed).  No capability survives
+(``--cap-drop ALL``: the box cannot unmount what covers a path), ``/proc`` shows only the box's
+own processes, and checks get no network namespace peer (``--unshare-net``: not even the
+loopback's Redis).  The box's PID 1 is bubblewrap's: when the command exits, or bubblewrap dies
+(``--die-with-parent``), the kernel kills every process left in the namespace — ``setsid`` or not.
 """
 from __future__ import annotations
 
@@ -15,11 +19,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from swarmgym.isolation.policy import Policy
+from swarmgym.isolation.allowlist import linux_mounts
+from swarmgym.isolation.policy import MB, Policy
 
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
 
 
+CARVE_BYTES = 4096  # an empty, read-only tmpfs over a hidden path: one page
 _PROBE: list[str | None] = []  # the one availability probe of this process
 
 
@@ -48,18 +54,22 @@ class BwrapBackend:
         return _PROBE[0]
 
     def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None) -> list[str]:
+        size = str(max(1, policy.tmpfs_mb) * MB)
         out = [self.binary() or "bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-               "--unshare-cgroup-try", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-               "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
+               "--unshare-cgroup-try", "--cap-drop", "ALL", "--die-with-parent", "--new-session"]
+        for m in linux_mounts():
+            out += ["--symlink", m.target, m.path] if m.kind == "symlink" else ["--ro-bind", m.path, m.path]
+        out += ["--dev", "/dev", "--size", size, "--perms", "1777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+                "--proc", "/proc", "--size", size, "--perms", "1777", "--tmpfs", "/tmp"]
         if not policy.network:
             out.append("--unshare-net")
-        for path, kind in policy.rules():
+        for path, kind in policy.rules([m.path for m in linux_mounts() if m.kind == "ro"]):
             p = str(path)
             if kind == "hidden":
                 if path.is_dir():
-                    out += ["--tmpfs", p]
+                    out += ["--size", str(CARVE_BYTES), "--perms", "0555", "--tmpfs", p, "--remount-ro", p]
                 elif path.exists():
                     out += ["--ro-bind", "/dev/null", p]
             elif path.exists():
                 out += ["--ro-bind" if kind == "ro" else "--bind", p, p]
-        return out + ["--chdir", str(policy.workspace), "--", *argv]
+        return out + ["--remount-ro", "/", "--chdir", str(policy.workspace), "--", *argv]

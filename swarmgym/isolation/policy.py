@@ -1,10 +1,12 @@
 """One policy object per box: what untrusted code may write, read, reach and use.
 
 Every backend (bubblewrap, seatbelt, none) is built from a :class:`Policy`.  The rule for paths
-is "the most specific path wins": a writable workspace inside the hidden swarmgym root stays
-writable, a read-only venv inside a hidden repo stays readable.  Two builders exist — one for a
+is an allowlist: a box sees the system's runtime and the paths its policy names, nothing else;
+where two rules nest, the most specific path wins (a workspace under a read-only folder stays
+writable, an installed swarmgym inside a bound venv stays hidden).  Two builders exist — one for a
 golden check (no network, only the workspace writable) and one for the swarm (network allowed,
-the workspace plus goose's own state folders writable).
+the workspace plus goose's own per-job state folder writable).  :data:`TRUSTED_ADAPTERS` says which
+swarms are swarmgym's own code.
 """
 from __future__ import annotations
 
@@ -32,30 +34,54 @@ class Limits:
 
 @dataclass(frozen=True)
 class Policy:
-    """What a box allows.  Paths are absolute and resolved; missing ones are skipped by backends."""
+    """What a box allows.  Paths are absolute and resolved; missing ones are skipped by backends.
+
+    The box starts empty: it sees the system's runtime (:mod:`swarmgym.isolation.allowlist`), a
+    private ``/tmp``, and exactly the paths named here.  ``hidden`` paths are carve-outs: where one
+    lies inside a visible path (an installed swarmgym with its suites inside a bound venv), it is
+    covered by an empty read-only tmpfs (bwrap) or denied (seatbelt); elsewhere it is not there anyway.
+    """
 
     workspace: Path
     writable: tuple[Path, ...] = ()  # besides the workspace and the private /tmp
-    read_only: tuple[Path, ...] = ()  # re-exposed (read-only) inside hidden paths
-    hidden: tuple[Path, ...] = ()  # replaced by an empty tmpfs (bwrap) / denied (seatbelt)
+    read_only: tuple[Path, ...] = ()  # besides the system's runtime
+    hidden: tuple[Path, ...] = ()  # never visible, even inside a read-only path
     network: bool = False
     limits: Limits | None = field(default_factory=Limits)  # rlimits; None: none (the swarm)
     max_procs: int = 512  # processes alive at once in the box (pids cgroup), enforced even for root
+    ram_mb: int | None = None  # RAM + tmpfs pages of the whole box (memory cgroup); None: no cap
+    tmpfs_mb: int = 512  # size of each tmpfs of the box (/tmp, /dev/shm)
     purpose: str = "check"  # check | swarm (only for messages)
 
-    def rules(self) -> list[tuple[Path, str]]:
-        """(path, hidden|ro|rw) in mount order: shallow first, so the most specific path wins."""
+    def rules(self, system: Iterable[Path | str] | None = None) -> list[tuple[Path, str]]:
+        """(path, hidden|ro|rw) in mount order (shallow first), only those that change what the box
+        sees: the most specific path wins, a path already visible the same way is skipped, and a
+        hidden path counts only where a visible path holds it.  ``system``: the runtime paths the
+        backend shows read-only (default: this platform's)."""
+        if system is None:
+            from swarmgym.isolation.allowlist import system_dirs
+
+            system = system_dirs()
         rank = {"hidden": 0, "ro": 1, "rw": 2}
-        items = [(p, "hidden") for p in self.hidden] + [(p, "ro") for p in self.read_only]
-        items += [(p, "rw") for p in (*self.writable, self.workspace)]
-        seen: dict[Path, str] = {}
-        covered = (*self.hidden, Path("/tmp"))
-        for p, kind in items:
-            if kind == "ro" and not any(p.is_relative_to(h) for h in covered):
-                continue  # already visible read-only with the rest of the system
-            if p not in seen or rank[kind] > rank[seen[p]]:
-                seen[p] = kind
-        return sorted(seen.items(), key=lambda pk: (len(pk[0].parts), rank[pk[1]], str(pk[0])))
+        wanted: dict[Path, str] = {}
+        for kind, paths in (("hidden", self.hidden), ("ro", self.read_only), ("rw", (*self.writable, self.workspace))):
+            for p in paths:
+                if p not in wanted or rank[kind] > rank[wanted[p]]:
+                    wanted[p] = kind
+        context = {Path(s): "ro" for s in system}
+        context.setdefault(Path("/tmp"), "tmp")
+        every = {**context, **wanted}
+
+        def around(p: Path) -> str:
+            holders = [a for a in every if a != p and p.is_relative_to(a)]
+            return every[max(holders, key=lambda a: len(a.parts))] if holders else "none"
+
+        out = []
+        for p, kind in wanted.items():
+            outer = around(p)
+            if (kind == "hidden" and outer in ("ro", "rw")) or (kind != "hidden" and outer != kind):
+                out.append((p, kind))
+        return sorted(out, key=lambda pk: (len(pk[0].parts), rank[pk[1]], str(pk[0])))
 
 
 def _real(paths: Iterable[str | Path | None]) -> tuple[Path, ...]:
@@ -66,6 +92,14 @@ def _real(paths: Iterable[str | Path | None]) -> tuple[Path, ...]:
             if rp != Path("/") and rp not in out:
                 out.append(rp)
     return tuple(out)
+
+
+#: Adapters whose swarm is swarmgym's own code — the one place that says so.  The simulator
+#: (``sim``) plays the swarm by copying the suite's reference and mutant apps out of the suites and
+#: running swarmgym's package; it builds nothing from a model, so it may read both.  Every other
+#: adapter (``goose``, ``command``) runs model-written commands: its box never shows the suites,
+#: swarmgym's package or checkout, and neither does any check's box.
+TRUSTED_ADAPTERS = ("sim",)
 
 
 def install_dirs() -> list[Path]:
@@ -80,16 +114,32 @@ def install_dirs() -> list[Path]:
     return dirs
 
 
+def checkout_root() -> Path | None:
+    """The source checkout swarmgym runs from (its ``.git``, ``tests/``, fixtures), or None when
+    it is installed (then the package's parent is a site-packages folder, not a checkout)."""
+    root = install_dirs()[0].parent
+    return root if (root / ".git").exists() or (root / "pyproject.toml").is_file() else None
+
+
 def interpreter_dirs() -> list[Path]:
-    """The Python that runs checks (``python3``/``pytest`` resolve to it): readable in every box."""
+    """The Python that runs checks (``python3``/``pytest`` resolve to it): readable in every box.
+    An installed swarmgym inside it stays hidden (:func:`secret_dirs`)."""
     return [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent]
 
 
 def secret_dirs(cfg, env: Mapping[str, str] | None = None) -> list[Path]:
-    """Hidden from every box: the swarmgym root, $HOME, the suites and swarmgym's own code."""
+    """Never shown to an untrusted box, even inside a visible path: the swarmgym root (ledger, runs,
+    other workspaces, ``.env``), ``$HOME``, the suites, swarmgym's package and its checkout."""
     env = os.environ if env is None else env
     homes = {env.get("HOME") or "", os.path.expanduser("~"), _pw_home()}
-    return [Path(cfg.home), *(Path(h) for h in sorted(homes) if h), Path(cfg.suites_dir), *install_dirs()]
+    repo = checkout_root()
+    return [Path(cfg.home), *(Path(h) for h in sorted(homes) if h), Path(cfg.suites_dir), *install_dirs(),
+            *([repo] if repo else [])]
+
+
+def trusted_dirs(cfg) -> list[Path]:
+    """What a trusted adapter's swarm reads besides the runtime: swarmgym's package and the suites."""
+    return [*install_dirs(), Path(cfg.suites_dir)]
 
 
 def _pw_home() -> str:
@@ -102,27 +152,34 @@ def _pw_home() -> str:
 
 
 def check_policy(cfg, workspace: str | Path, limits: Limits | None = None) -> Policy:
-    """A golden check: no network, writable only the workspace and a private /tmp."""
+    """A golden check: no network; reads the runtime, the Python that runs checks and
+    ``sandbox.read_only``; writes only the workspace and a private /tmp."""
     lim = limits or Limits.from_config(cfg.checks)
     return Policy(workspace=Path(workspace).resolve(), hidden=_real(secret_dirs(cfg)),
                   read_only=_real([*interpreter_dirs(), *cfg.sandbox.read_only]), network=False,
-                  limits=lim, max_procs=lim.max_procs, purpose="check")
+                  limits=lim, max_procs=lim.max_procs, ram_mb=cfg.checks.ram_mb, tmpfs_mb=cfg.checks.tmpfs_mb,
+                  purpose="check")
 
 
-def swarm_policy(cfg, workspace: str | Path, *, read_only: Iterable[str | Path] = (),
+def swarm_policy(cfg, workspace: str | Path, *, adapter: str, read_only: Iterable[str | Path] = (),
                  writable: Iterable[str | Path] = ()) -> Policy:
-    """The swarm: network allowed; writable the workspace and what the adapter names (goose state);
-    the swarmgym root, $HOME and the suites (the golden checks) hidden."""
+    """The swarm: network allowed; reads the runtime, the Python, the swarm binary, what the adapter
+    and ``sandbox.read_only`` name; writes the workspace and the adapter's state folders (goose's,
+    fresh per job).  A trusted adapter (:data:`TRUSTED_ADAPTERS`) also reads swarmgym's package and
+    the suites; for any other the secret paths stay hidden even inside what it may read."""
     rw = _real(writable)
     for p in rw:
         p.mkdir(parents=True, exist_ok=True)
-    mine = _real(install_dirs())  # swarmgym's own code is no secret to the swarm (the sim runs it), even under /tmp
-    return Policy(workspace=Path(workspace).resolve(), hidden=tuple(p for p in _real(secret_dirs(cfg)) if p not in set(mine)),
-                  read_only=_real([*interpreter_dirs(), *mine, *read_only, *cfg.sandbox.read_only]), writable=rw,
-                  network=True, limits=swarm_limits(cfg), max_procs=cfg.sandbox.swarm_max_procs, purpose="swarm")
+    trusted = adapter in TRUSTED_ADAPTERS
+    extra = _real(trusted_dirs(cfg)) if trusted else ()
+    hidden = tuple(p for p in _real(secret_dirs(cfg)) if p not in set(extra))
+    return Policy(workspace=Path(workspace).resolve(), hidden=hidden,
+                  read_only=_real([*interpreter_dirs(), *extra, *read_only, *cfg.sandbox.read_only]), writable=rw,
+                  network=True, limits=swarm_limits(cfg), max_procs=cfg.sandbox.swarm_max_procs,
+                  ram_mb=cfg.sandbox.swarm_ram_mb, tmpfs_mb=cfg.sandbox.swarm_tmpfs_mb, purpose="swarm")
 
 
 def swarm_limits(cfg) -> Limits:
-    """The swarm's rlimits: only processes and file size are bounded (memory and CPU are its job)."""
+    """The swarm's rlimits: only processes and file size are bounded (its RAM by the memory cgroup)."""
     return Limits(memory_mb=UNBOUNDED, cpu_secs=UNBOUNDED, max_procs=cfg.sandbox.swarm_max_procs,
                   file_size_mb=cfg.sandbox.swarm_file_size_mb)

@@ -1,10 +1,13 @@
 """seatbelt (macOS ``sandbox-exec``): a profile generated from the same :class:`Policy` as bwrap.
 
-Default allow, then deny: every file write outside the workspace, the writable paths and the
-box's private temp dir; every read of a hidden path (the swarmgym root, ``$HOME``, the suites,
-swarmgym's own code) except the read-only and writable paths named inside it; and, for checks,
-all network.  Later rules win in SBPL, so the allows come after the denies.  Processes are
-still swept by process group (macOS has no PID namespace).
+Deny by default for files: every read and write is denied, then allowed for the system's runtime
+(:func:`swarmgym.isolation.allowlist.darwin_paths`), the standard devices, and the policy's paths in
+mount order — read-only paths, carve-outs (denied again), writable paths (the workspace, goose's
+per-job state, the box's private temp dir).  Later rules win in SBPL, and deeper paths come later,
+so the most specific path wins as in bwrap.  ``file-read-metadata`` (``stat``) stays allowed
+everywhere: programs resolve paths component by component; it shows that a name exists, never
+what a file holds.  Checks also get ``(deny network*)``.  Processes are swept by process group
+(macOS has no PID namespace).
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from swarmgym.isolation.allowlist import darwin_paths
 from swarmgym.isolation.policy import Policy
 
 
@@ -19,19 +23,24 @@ def _q(path: Path | str) -> str:
     return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+DEVICES = ('(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/random") '
+           '(literal "/dev/urandom") (literal "/dev/tty") (literal "/dev/dtracehelper") (regex #"^/dev/fd/"))')
+
+
 def profile(policy: Policy, private_tmp: Path | str | None = None) -> str:
     """The SBPL text for ``policy`` (``private_tmp``: the box's own temp dir, writable)."""
-    devices = '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/"))'
-    lines = ["(version 1)", "(allow default)", "(deny file-write*)", devices]
-    rules = policy.rules()
-    hidden = [p for p, k in rules if k == "hidden"]
-    if hidden:
-        lines.append("(deny file-read* file-write* " + " ".join(f"(subpath {_q(p)})" for p in hidden) + ")")
-    ro = [p for p, k in rules if k == "ro"]
-    if ro:
-        lines.append("(allow file-read* " + " ".join(f"(subpath {_q(p)})" for p in ro) + ")")
-    rw = [p for p, k in rules if k == "rw"] + ([Path(private_tmp)] if private_tmp else [])
-    lines.append("(allow file-read* file-write* " + " ".join(f"(subpath {_q(p)})" for p in rw) + ")")
+    system = darwin_paths()
+    lines = ["(version 1)", "(allow default)", "(deny file-read* file-write*)", "(allow file-read-metadata)",
+             "(allow file-read* " + " ".join(f"(subpath {_q(p)})" for p in system) + ")", DEVICES]
+    for path, kind in policy.rules(system):
+        if kind == "ro":
+            lines.append(f"(allow file-read* (subpath {_q(path)}))")
+        elif kind == "hidden":
+            lines.append(f"(deny file-read* file-write* (subpath {_q(path)}))")
+        else:
+            lines.append(f"(allow file-read* file-write* (subpath {_q(path)}))")
+    if private_tmp:
+        lines.append(f"(allow file-read* file-write* (subpath {_q(private_tmp)}))")
     if not policy.network:
         lines.append("(deny network*)")
     return "\n".join(lines) + "\n"

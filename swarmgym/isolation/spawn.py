@@ -1,4 +1,4 @@
-"""Start a box's first process with its rlimits and inside its pids cgroup, as cheaply as possible.
+"""Start a box's first process with its rlimits and inside its cgroup (pids + memory), as cheaply as possible.
 
 Two ways, the same result:
 
@@ -21,7 +21,7 @@ import shutil
 import subprocess
 from typing import IO
 
-from swarmgym.isolation.pids import PidsCgroup
+from swarmgym.isolation.cgroup import BoxCgroup
 from swarmgym.isolation.policy import MB, Limits
 
 # (resource, prlimit option, bytes-or-count from Limits)
@@ -66,7 +66,7 @@ def prlimit_binary() -> str | None:
 
 
 def spawn(argv: list[str], *, cwd: str, env: dict[str, str], stdout: IO[bytes], stderr: IO[bytes],
-          cgroup: PidsCgroup | None, limits: Limits | None) -> subprocess.Popen:
+          cgroup: BoxCgroup | None, limits: Limits | None) -> subprocess.Popen:
     """Start ``argv`` in a new session, in ``cgroup`` (if any) and under ``limits`` (if any)."""
     prlimit = prlimit_binary()
     common: dict = dict(cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,

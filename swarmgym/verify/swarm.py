@@ -16,6 +16,13 @@ def swarm_dimension(ctx: VerifyContext) -> DimensionResult:
     rep = run.report
     data: dict[str, Any] = {"exit_code": run.exit_code, "timed_out": run.timed_out, "wall_secs": run.wall_secs,
             "report_source": run.report_source}
+    if run.limits_hit:
+        data["limits_hit"] = list(run.limits_hit)
+        return DimensionResult(name="swarm", status="fail", summary=run.limits_hit[0], data=data,
+                               findings=[Finding(severity="high", dimension="swarm", message=hit,
+                                                 hint="the box's caps protect the host (sandbox.swarm_ram_mb, "
+                                                      "sandbox.workspace_mb): raise them only for a trusted swarm")
+                                         for hit in run.limits_hit])
     if run.timed_out:
         return DimensionResult(name="swarm", status="fail", summary=f"timed out after {run.wall_secs:.0f}s (exit 124)",
                                data=data, findings=[Finding(severity="high", dimension="swarm",

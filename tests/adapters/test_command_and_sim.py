@@ -7,7 +7,7 @@ import sys
 from swarmgym.adapters import get_adapter
 from swarmgym.collect import collect
 from swarmgym.config import load_config
-from swarmgym.goose_paths import sessions_db
+from swarmgym.goose_paths import job_root, sessions_db
 from tests.support.simrun import suite
 
 
@@ -26,7 +26,7 @@ def test_command_adapter_passes_the_prompt_as_one_argument_without_a_shell(tmp_p
     assert not any(p.startswith("events:") for p in ev.problems)  # no fleet log is expected from it
 
 
-def test_sim_adapter_keeps_goose_state_under_the_swarmgym_home(tmp_path, monkeypatch):
+def test_sim_adapter_keeps_goose_state_in_a_per_job_root_not_the_users_or_the_homes(tmp_path, monkeypatch):
     real = tmp_path / "real-goose"
     monkeypatch.setenv("GOOSE_PATH_ROOT", str(real))  # the user's own goose dir must stay untouched
     cfg = load_config(tmp_path / "home", environ={})
@@ -34,19 +34,25 @@ def test_sim_adapter_keeps_goose_state_under_the_swarmgym_home(tmp_path, monkeyp
     out = get_adapter("sim", cfg).run(suite().spec("compute").prompt, tmp_path / "ws",
                                       env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
     assert out.exit_code == 0 and out.adapter == "sim"
-    expected = sessions_db({"GOOSE_PATH_ROOT": str(tmp_path / "home" / ".sim-goose")})
+    expected = sessions_db({"GOOSE_PATH_ROOT": str(job_root(tmp_path / "ws"))})
     assert out.sessions_db == str(expected) and expected.is_file()
-    assert not real.exists()
+    assert not real.exists() and not (tmp_path / "home" / ".sim-goose" / "data").exists()
     ev = collect(tmp_path / "ws", out, cfg)
     assert ev.traces and all(t.found for t in ev.traces.values())
 
 
-def test_sim_adapter_honours_a_goose_root_the_caller_sets(tmp_path):
-    cfg = load_config(tmp_path, environ={}, overrides={"swarm.env": {"GOOSE_PATH_ROOT": str(tmp_path / "mine")}})
+def test_a_goose_root_the_caller_sets_is_the_pristine_config_each_job_copies(tmp_path):
+    mine = tmp_path / "mine"
+    (mine / "config").mkdir(parents=True)
+    (mine / "config" / "config.yaml").write_text("GOOSE_PROVIDER: lmstudio\n")
+    cfg = load_config(tmp_path, environ={}, overrides={"swarm.env": {"GOOSE_PATH_ROOT": str(mine)}})
     out = get_adapter("sim", cfg).run(suite().specs[0].prompt, tmp_path / "ws",
                                       env={"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SIM_FORCE": "reference"})
-    assert out.sessions_db == str(sessions_db({"GOOSE_PATH_ROOT": str(tmp_path / "mine")}))
-    assert (tmp_path / "mine" / "data" / "sessions" / "sessions.db").is_file()
+    root = job_root(tmp_path / "ws")
+    assert out.sessions_db == str(sessions_db({"GOOSE_PATH_ROOT": str(root)}))
+    assert (root / "data" / "sessions" / "sessions.db").is_file()
+    assert not (root / "config").exists()  # the copy (it may hold goose's secrets) is gone after the run
+    assert sorted(p.name for p in mine.rglob("*")) == ["config", "config.yaml"]  # nothing written to the original
 
 
 def test_sim_hang_is_killed_on_the_simulated_clock_not_after_the_real_swarm_timeout(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@ shows up in the evidence the way a user reading a verdict would need to see it."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import psutil
 import pytest
@@ -117,3 +118,27 @@ def test_mcp_servers_reach_the_swarm_and_show_as_mcp_calls(tmp_path):
     ev = collect(ws, out, cfg)
     assert sum(t.mcp_calls for t in ev.traces.values()) == 1
     assert sum(s.mcp_calls for s in ev.report.per_device.values()) == 1
+
+
+def test_each_run_reads_only_its_own_sessions_and_starts_from_the_pristine_config(tmp_path):
+    from swarmgym.adapters import get_adapter
+    from swarmgym.collect.traces import connect_ro
+    from swarmgym.provenance import swarm_provenance
+    from tests.fixtures.simrun import goose_cfg, sim_env
+
+    pristine = tmp_path / "goose" / "config"  # sim_env's GOOSE_PATH_ROOT: the operator's goose root
+    pristine.mkdir(parents=True)
+    (pristine / "config.yaml").write_text("GOOSE_PROVIDER: lmstudio\n")
+    first = run_goose(tmp_path, PROMPT, name="a", SWARMGYM_SIM_FORCE="reference")
+    second = run_goose(tmp_path, PROMPT, name="b", SWARMGYM_SIM_FORCE="reference", SWARMGYM_SIM_SEED="2")
+    assert first.outcome.sessions_db != second.outcome.sessions_db
+    with connect_ro(Path(second.outcome.sessions_db)) as db:
+        ids = {r[0] for r in db.execute("SELECT DISTINCT session_id FROM messages")}
+    assert ids == {t.session_id for t in second.evidence.report.tasks}  # none of the first run's
+    assert not (tmp_path / "goose" / "data").exists()  # the operator's root got no sessions
+    adapter = get_adapter("goose", goose_cfg(tmp_path))
+    prov = swarm_provenance(adapter, "goose", sim_env(tmp_path), seed=1, suite_hash=None, host="h")
+    assert prov.goose_config_hash is not None and prov.goose_config_hash.startswith("sha256:")
+    (pristine / "config.yaml").write_text("GOOSE_PROVIDER: other\n")
+    assert swarm_provenance(adapter, "goose", sim_env(tmp_path), seed=1, suite_hash=None,
+                            host="h").goose_config_hash != prov.goose_config_hash

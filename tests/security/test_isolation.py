@@ -71,24 +71,29 @@ def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
     assert '"isolation": "none"' in (tmp_path / "runs" / res.session_id / "session.json").read_text()
 
 
+PKG = Path("/Users/me/venv/lib/python3.12/site-packages/swarmgym")  # an installed swarmgym (suites inside)
+
+
 def _policy(network: bool) -> Policy:
     return Policy(workspace=Path("/w/ws"), writable=(Path("/Users/me/.local/share/goose"),),
-                  read_only=(Path("/Users/me/venv"),), hidden=(Path("/Users/me"), Path("/srv/sg")),
+                  read_only=(Path("/Users/me/venv"),), hidden=(Path("/Users/me"), Path("/srv/sg"), PKG),
                   network=network, limits=Limits())
 
 
-def test_seatbelt_profile_denies_writes_outside_the_box_and_reads_of_hidden_paths():
+def test_seatbelt_profile_denies_every_read_but_the_runtime_and_the_named_paths():
     text = profile(_policy(network=False), private_tmp="/private/tmp/box1")
     lines = text.splitlines()
-    assert lines[:3] == ["(version 1)", "(allow default)", "(deny file-write*)"]
-    deny_read = next(x for x in lines if x.startswith("(deny file-read*"))
-    assert '(subpath "/Users/me")' in deny_read and '(subpath "/srv/sg")' in deny_read
-    allow_rw = next(x for x in lines if x.startswith("(allow file-read* file-write*"))
-    assert '(subpath "/w/ws")' in allow_rw and '(subpath "/private/tmp/box1")' in allow_rw
-    assert '(subpath "/Users/me/.local/share/goose")' in allow_rw
-    assert lines.index(allow_rw) > lines.index(deny_read)  # later rules win: the workspace stays writable
-    assert '(allow file-read* (subpath "/Users/me/venv"))' in lines
-    assert "(deny network*)" in lines
+    assert lines[:4] == ["(version 1)", "(allow default)", "(deny file-read* file-write*)", "(allow file-read-metadata)"]
+    system = lines[4]
+    assert system.startswith("(allow file-read* ") and '(subpath "/usr")' in system and '(subpath "/System")' in system
+    assert '"/private/etc/hosts"' in system and "/Users" not in system and "/private/etc/master.passwd" not in system
+    venv = lines.index('(allow file-read* (subpath "/Users/me/venv"))')
+    carve = lines.index(f'(deny file-read* file-write* (subpath "{PKG}"))')
+    assert carve > venv  # deeper and later: the installed package (and its suites) stays unreadable
+    for rw in ("/w/ws", "/Users/me/.local/share/goose", "/private/tmp/box1"):
+        assert f'(allow file-read* file-write* (subpath "{rw}"))' in lines
+    assert not [x for x in lines if '"/Users/me"' in x or "/srv/sg" in x]  # denied by default, never allowed
+    assert lines[-1] == "(deny network*)"
 
 
 def test_seatbelt_profile_lets_the_swarm_reach_the_network():

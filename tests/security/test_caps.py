@@ -1,0 +1,142 @@
+"""Resource caps per box: a check or a swarm that fills its tmpfs, its RAM or its workspace gets a
+clear reason in its verdict, and the host is left as it was (no process left, bounded time).
+
+The memory cap is a cgroup (RAM + tmpfs pages of the whole box): tests that need it skip where no
+memory controller is writable (it is, for root, on this project's machines and CI).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+import yaml
+
+from swarmgym.checks import run_check
+from swarmgym.config import load_config
+from swarmgym.isolation.cgroup import cgroup_root
+from swarmgym.suite import Check
+from tests.security.conftest import require_bwrap
+
+HOG = ("python3 -c 'import os, time\n"
+       "for _ in range({n}):\n"
+       "    if os.fork() == 0:\n"
+       "        b = bytearray({mb} << 20); b[::4096] = b\"x\" * len(b[::4096]); time.sleep(30); os._exit(0)\n"
+       "os.wait(); print(\"survived\")'")
+
+
+def require_memory_cgroup() -> None:
+    require_bwrap()
+    if cgroup_root("memory") is None:
+        pytest.skip("no writable memory cgroup here")
+
+
+def _alive(token: str) -> list[int]:
+    out = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if p.info["status"] != psutil.STATUS_ZOMBIE and token in " ".join(p.info["cmdline"] or []):
+                out.append(p.pid)
+        except psutil.Error:
+            continue
+    return out
+
+
+def _cfg(tmp_path: Path, **checks):
+    return load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap",
+                                                        **{f"checks.{k}": v for k, v in checks.items()}})
+
+
+def test_a_check_that_fills_its_tmpfs_fails_with_the_cap_named(tmp_path):
+    require_bwrap()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    check = Check(name="fill_tmp", kind="command_succeeds", run="head -c 2000000000 /dev/zero > /tmp/fill")
+    t0 = time.monotonic()
+    res = run_check(check, ws, _cfg(tmp_path, tmpfs_mb=32))
+    assert not res.passed and "No space left on device" in res.detail and "32 MB, checks.tmpfs_mb" in res.detail
+    assert time.monotonic() - t0 < 30
+
+
+def test_a_check_that_fills_its_ram_fails_with_the_memory_cap_named_and_leaves_nothing(tmp_path):
+    require_memory_cgroup()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    token = f"hog-{os.getpid()}-{time.monotonic_ns()}"
+    check = Check(name="hog", kind="command_succeeds", run=HOG.format(n=4, mb=100) + f" # {token}")
+    res = run_check(check, ws, _cfg(tmp_path, ram_mb=160))
+    assert not res.passed
+    assert res.detail.startswith("check exceeded its memory cap (160 MB)"), res.detail
+    assert _alive(token) == []
+
+
+@pytest.mark.slow
+def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
+    """Through ``swarmgym verify``: an app whose every command forks memory hogs."""
+    require_memory_cgroup()
+    from swarmgym.suite import load_suite, materialize
+
+    suite = load_suite("bench-v1")
+    spec = suite.specs[0]
+    ws = tmp_path / "ws"
+    materialize(suite, spec, ws)
+    init = ws / spec.app_slug / "__init__.py"
+    init.write_text("import os, time\n"
+                    "if os.environ.get('SWARMGYM_CHECK_ID'):\n"
+                    "    for _ in range(4):\n"
+                    "        if os.fork() == 0:\n"
+                    "            b = bytearray(100 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(20); os._exit(0)\n"
+                    + init.read_text())
+    env = {**os.environ, "SWARMGYM_HOME": str(tmp_path), "SWARMGYM_CHECKS_RAM_MB": "160"}
+    t0 = time.monotonic()
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "verify", "--suite", "bench-v1", "--spec", spec.id,
+                          "--isolation", "bwrap", "--json", str(ws)], env=env, capture_output=True, text=True,
+                         timeout=900, check=False)
+    assert res.returncode == 1, res.stdout + res.stderr
+    checks = json.loads(res.stdout)["dimensions"]["checks"]["checks"]
+    capped = [c for c in checks if "exceeded its memory cap (160 MB)" in c["detail"]]
+    assert capped, [c["detail"] for c in checks]
+    assert time.monotonic() - t0 < 600
+
+
+SWARM = '''import os, sys, time
+with open("big.bin", "wb") as f:
+    f.write(b"\\0" * (40 << 20))
+if os.fork() == 0:
+    b = bytearray(400 << 20)
+    b[::4096] = b"x" * len(b[::4096])
+    time.sleep(30)
+    os._exit(0)
+os.wait()
+'''
+
+
+@pytest.mark.slow
+def test_a_swarm_over_its_memory_cap_and_workspace_budget_fails_with_both_reasons(tmp_path):
+    """Through ``swarmgym bench``: a command swarm that allocates 400 MB (cap 128) and leaves 40 MB
+    (budget 16)."""
+    require_memory_cgroup()
+    home = tmp_path / "home"
+    home.mkdir()
+    script = tmp_path / "swarm.py"
+    script.write_text(SWARM)
+    (home / "config.yaml").write_text(yaml.safe_dump({
+        "swarm": {"adapter": "command", "command": [sys.executable, str(script), "{prompt}"], "timeout": 120},
+        "sandbox": {"backend": "bwrap", "swarm_ram_mb": 128, "workspace_mb": 16}, "checks": {"timeout": 30}}))
+    env = {**os.environ, "SWARMGYM_HOME": str(home)}
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--tier", "smoke", "--variant", "mlx",
+                          "--swarm", "command"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900,
+                         check=False)
+    assert res.returncode == 0, res.stdout + res.stderr
+    doc = json.loads(next((home / "runs").glob("*/session.json")).read_text())
+    run = doc["turns"][0]["run"]
+    assert any(x.startswith("the swarm exceeded its memory cap (128 MB") for x in run["limits_hit"]), run["limits_hit"]
+    assert any("over its 16 MB budget" in x for x in run["limits_hit"]), run["limits_hit"]
+    swarm = doc["turns"][0]["verdict"]["dimensions"]["swarm"]
+    assert swarm["status"] == "fail" and "memory cap" in swarm["summary"]
+    assert doc["overall"] == "fail"
