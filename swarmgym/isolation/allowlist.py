@@ -14,10 +14,11 @@ gets the same symlinks, not second bind mounts.
 from __future__ import annotations
 
 import functools
-import glob
 import os
 import sys
 from dataclasses import dataclass
+
+from swarmgym.isolation.etc import entries, etc_copy
 
 #: programs and libraries (Linux); a symlink here (merged /usr) becomes the same symlink in the box
 LINUX_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -39,30 +40,31 @@ DARWIN_ETC = ("hosts", "resolv.conf", "services", "protocols", "passwd", "group"
 
 @dataclass(frozen=True)
 class Mount:
-    """One system path in the box: ``ro`` (bound read-only at the same path) or ``symlink`` (to ``target``)."""
+    """One system path in the box: ``ro`` (bound read-only at the same path), ``symlink`` (to
+    ``target``) or ``etc`` (the private copy at ``target``, bound at ``/etc``: :mod:`.etc`)."""
 
     path: str
-    kind: str  # ro | symlink
+    kind: str  # ro | symlink | etc
     target: str = ""
 
 
 @functools.lru_cache(maxsize=1)
-def linux_mounts() -> tuple[Mount, ...]:
-    """The Linux runtime that exists here, in mount order (directories before ``/etc`` files);
-    looked up once per process."""
+def linux_dirs() -> tuple[Mount, ...]:
+    """The Linux runtime folders that exist here (looked up once per process)."""
     out: list[Mount] = []
     for d in LINUX_DIRS:
         if os.path.islink(d):
             out.append(Mount(d, "symlink", os.readlink(d)))
         elif os.path.isdir(d):
             out.append(Mount(d, "ro"))
-    seen: set[str] = set()
-    for name in LINUX_ETC:
-        for p in sorted(glob.glob(os.path.join("/etc", name))):
-            if p not in seen and os.path.exists(p):  # a dangling link has nothing to show
-                seen.add(p)
-                out.append(Mount(p, "ro"))
     return tuple(out)
+
+
+def linux_mounts() -> list[Mount]:
+    """The Linux runtime, in mount order: the folders, then ``/etc`` (this process's private copy)."""
+    dirs = linux_dirs()
+    visible = tuple(m.path for m in dirs if m.kind == "ro")
+    return [*dirs, Mount("/etc", "etc", etc_copy(LINUX_ETC, visible))]
 
 
 def darwin_paths() -> list[str]:
@@ -72,7 +74,7 @@ def darwin_paths() -> list[str]:
 
 
 def system_dirs() -> list[str]:
-    """The top-level runtime paths of this platform (what a policy need not bind a second time)."""
+    """The runtime paths a box of this platform shows (what a policy need not bind a second time)."""
     if sys.platform == "darwin":
         return darwin_paths()
-    return [m.path for m in linux_mounts() if m.kind == "ro"]
+    return [*(m.path for m in linux_dirs() if m.kind == "ro"), *entries(LINUX_ETC)]

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from swarmgym.isolation.allowlist import linux_mounts
+from swarmgym.isolation.allowlist import linux_mounts, system_dirs
 from swarmgym.isolation.policy import MB, Policy
 
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
@@ -57,13 +57,19 @@ class BwrapBackend:
         size = str(max(1, policy.tmpfs_mb) * MB)
         out = [self.binary() or "bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                "--unshare-cgroup-try", "--cap-drop", "ALL", "--die-with-parent", "--new-session"]
-        for m in linux_mounts():
-            out += ["--symlink", m.target, m.path] if m.kind == "symlink" else ["--ro-bind", m.path, m.path]
+        mounts = linux_mounts()
+        for m in mounts:
+            if m.kind == "symlink":
+                out += ["--symlink", m.target, m.path]
+            elif m.kind == "etc":  # writable until every mount point is made, then read-only
+                out += ["--bind", m.target, m.path]
+            else:
+                out += ["--ro-bind", m.path, m.path]
         out += ["--dev", "/dev", "--size", size, "--perms", "1777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                 "--proc", "/proc", "--size", size, "--perms", "1777", "--tmpfs", "/tmp"]
         if not policy.network:
             out.append("--unshare-net")
-        for path, kind in policy.rules([m.path for m in linux_mounts() if m.kind == "ro"]):
+        for path, kind in policy.rules(system_dirs()):
             p = str(path)
             if kind == "hidden":
                 if path.is_dir():
@@ -72,4 +78,4 @@ class BwrapBackend:
                     out += ["--ro-bind", "/dev/null", p]
             elif path.exists():
                 out += ["--ro-bind" if kind == "ro" else "--bind", p, p]
-        return out + ["--remount-ro", "/", "--chdir", str(policy.workspace), "--", *argv]
+        return out + ["--remount-ro", "/etc", "--remount-ro", "/", "--chdir", str(policy.workspace), "--", *argv]
