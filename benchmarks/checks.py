@@ -2,12 +2,19 @@
 
 Part 1 runs the same commands — ``true`` and the golden checks of a bench-v1 spec against its
 reference app — N times each way, interleaved, in the same workspace, and prints one table of mean
-wall times with the added milliseconds and ratios against plain.  Part 2 (``--campaign``, on by
-default) runs a whole ``swarmgym bench --tier light --swarm sim`` with ``--isolation none`` and with
-``--isolation bwrap`` (alternating, ``--campaign-reps`` times) and prints wall seconds and the ratio.
-Goals (issue #9): ≤ 15 ms added per check, ≤ 5 % on a campaign.
+wall times with the added milliseconds and ratios against plain (``bwrap`` is the allowlist box of
+issue #20).  Part 2 (``--tables``, on by default) times each bench-v2 golden table against its
+reference app in the bwrap check box, interleaved: *before* — the in-process driver of
+``--baseline`` (git history; the whole table, golden values included, inside the box) — and *after*
+— the driver that gets inputs only and forks (``steps_per_fork`` 32, the default, and 1: a fork per
+row), plus the harness's comparison outside the box.  Part 3 (``--campaign``, on by default) runs a
+whole ``swarmgym bench --tier light --swarm sim`` with ``--isolation none`` and with ``--isolation
+bwrap`` (alternating, ``--campaign-reps`` times) and prints wall seconds and the ratio.
+Goals (issues #9, #20): ≤ 15 ms added per check by the box over ``none``, the table no slower than
+before, ≤ 5 % on a campaign.
 
-    python benchmarks/checks.py [--reps 10] [--spec compute] [--campaign-reps 1] [--no-campaign] [--json]
+    python benchmarks/checks.py [--reps 10] [--spec compute] [--table-reps 3] [--baseline f362c5f]
+                                [--no-tables] [--campaign-reps 1] [--no-campaign] [--json]
 """
 from __future__ import annotations
 
@@ -91,6 +98,70 @@ def per_check(args, console: Console) -> dict:
                                                   "bwrap_vs_none": round((totals["bwrap"] - totals["none"]) / n, 2)}}
 
 
+def baseline_driver(commit: str) -> str:
+    """The in-process driver's source at ``commit`` (from git: the benchmark alone keeps it runnable)."""
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run(["git", "-C", str(root), "show", f"{commit}:swarmgym/difftable_driver.py"],
+                         capture_output=True, text=True, check=False)
+    if res.returncode != 0 or "def run_inproc" not in res.stdout:
+        raise SystemExit(f"--baseline {commit}: no in-process driver there ({res.stderr.strip()[:200]})")
+    return res.stdout
+
+
+def per_table(args, console: Console) -> dict:
+    from swarmgym import difftable
+    from swarmgym.checks import check_box
+
+    home = Path(tempfile.mkdtemp(prefix="swarmgym-bench-tables-"))
+    cfg = load_config(home, environ={}, overrides={"sandbox.backend": "bwrap"})
+    old_src = baseline_driver(args.baseline)
+    suite = load_suite("bench-v2", cfg.suites_dir)
+    modes = ("before", "after", "fork per row")
+    table = Table(title=f"golden tables in the bwrap check box: {args.table_reps} runs each, reference apps "
+                        f"(before = in-process driver of {args.baseline})")
+    for col in ("table", "rows", "steps", *(f"{m} s" for m in modes), "after × before", "per row × before"):
+        table.add_column(col, justify="left" if col == "table" else "right")
+    out, totals = [], dict.fromkeys(modes, 0.0)
+    for spec in suite.specs:
+        ws = materialize(suite, spec, home / "apps" / spec.app_slug / "bench")
+        box = check_box(cfg, ws, 600)
+        for c in (c for c in spec.checks if c.kind == "differential"):
+            tab = difftable.load_table(c.table_file(), str(c.module))
+            old_cmd = ("python3 - <<'SWARMGYM_OLD_EOF'\n" + old_src + f"\nTABLE = {json.dumps(tab)!r}\n"
+                       "sys.exit(main(json.loads(TABLE), 'inproc'))\nSWARMGYM_OLD_EOF\n")
+
+            def after(per_fork: int, t=tab, run=box) -> bool:  # what run_check does: fast path, confirmations, compare
+                graded = difftable.grade(t, lambda cmd: run(cmd, difftable.RESULT_CAP), timeout=600, whole_box=True,
+                                         steps_per_fork=per_fork)
+                return difftable.summarize(graded.summary)[0]
+
+            runs: dict[str, list[float]] = {m: [] for m in modes}
+            for _ in range(args.table_reps):  # interleaved, so drift hits every mode alike
+                for m in modes:
+                    start = time.perf_counter()
+                    if m == "before":
+                        ok = box(old_cmd, 1 << 20).exit_code == 0
+                    else:
+                        ok = after(difftable.STEPS_PER_FORK if m == "after" else 1)
+                    runs[m].append(time.perf_counter() - start)
+                    if not ok:
+                        console.print(f"[red]{spec.id} {c.name}: the reference app failed under {m}[/]")
+            mean = {m: statistics.mean(v) for m, v in runs.items()}
+            for m in modes:
+                totals[m] += mean[m]
+            steps = sum(len(r["steps"]) for r in tab["rows"])
+            out.append({"table": f"{spec.id}/{c.name}", "rows": len(tab["rows"]), "steps": steps,
+                        **{f"{m.replace(' ', '_')}_s": round(mean[m], 3) for m in modes}})
+            table.add_row(f"{spec.id}/{c.name}", str(len(tab["rows"])), str(steps), *(f"{mean[m]:.2f}" for m in modes),
+                          f"{mean['after'] / mean['before']:.2f}", f"{mean['fork per row'] / mean['before']:.2f}")
+    table.add_section()
+    table.add_row("all tables", "", "", *(f"{totals[m]:.2f}" for m in modes), f"{totals['after'] / totals['before']:.2f}",
+                  f"{totals['fork per row'] / totals['before']:.2f}")
+    console.print(table)
+    return {"tables": out, "tables_total_s": {m: round(v, 3) for m, v in totals.items()},
+            "after_vs_before": round(totals["after"] / totals["before"], 3)}
+
+
 def campaign(isolation: str) -> float:
     with tempfile.TemporaryDirectory(prefix="swarmgym-bench-camp-") as home:
         env = {**os.environ, "SWARMGYM_HOME": home}
@@ -121,12 +192,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=10, help="runs per command and mode (default 10)")
     ap.add_argument("--spec", default="compute", help="bench-v1 spec whose golden checks to time (default compute)")
+    ap.add_argument("--table-reps", type=int, default=3, help="runs per golden table and driver (default 3)")
+    ap.add_argument("--baseline", default="f362c5f", help="commit whose in-process driver is 'before' (default f362c5f)")
+    ap.add_argument("--no-tables", action="store_true", help="skip the golden-table comparison")
     ap.add_argument("--campaign-reps", type=int, default=1, help="light campaigns per isolation (default 1)")
     ap.add_argument("--no-campaign", action="store_true", help="skip the whole-campaign comparison")
     ap.add_argument("--json", action="store_true", help="also print the numbers as one JSON object")
     args = ap.parse_args()
     console = Console()
     out = per_check(args, console)
+    if not args.no_tables:
+        out.update(per_table(args, console))
     if not args.no_campaign:
         out.update(per_campaign(args, console))
     if args.json:
