@@ -254,7 +254,7 @@ def steps_process(module, plan, first, io, status):
             os.environ.update(environ)
             os.chdir(cwd)
             for n, h in handlers.items():
-                if signal.getsignal(n) is not h:
+                if h is not None and signal.getsignal(n) is not h:
                     signal.signal(n, h)
     except BaseException:  # noqa: BLE001 - the step's outcome is already reported, or its start
         code = 70

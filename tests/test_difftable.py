@@ -13,7 +13,7 @@ from swarmgym import difftable
 from swarmgym.checks import check_box, run_check
 from swarmgym.config import load_config
 from swarmgym.suite import Check
-from tests.security.conftest import require_bwrap
+from tests.support.hostile import require_bwrap
 
 TOY = textwrap.dedent('''
     import atexit, os, sys, threading, time

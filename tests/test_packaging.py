@@ -1,60 +1,26 @@
 """A wheel built from this tree, installed in a fresh venv, runs the main job from an unrelated folder.
 
-The fresh venv gets the wheel alone (``--no-deps``); its third-party dependencies come from the test's
-own environment through a path entry, so the test needs no network and takes seconds, not minutes.
+The fresh venv (:func:`tests.support.wheel.wheel_venv`) gets the wheel alone (``--no-deps``); its
+third-party dependencies come from the test's own environment through a path entry, so the test needs
+no network and takes seconds, not minutes.
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import site
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from swarmgym.config import REPO_ROOT, Config
+from tests.support.wheel import run, site_packages, wheel_venv
 
 pytestmark = pytest.mark.slow
 
-_ANYWHERE = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info")
-_TOP = {".git", ".venv", "build", "dist", "ledger", "runs", "apps"}  # a checkout's own state, not its source
-
-
-def _skip(folder: str, names: list[str]) -> set[str]:
-    top = {n for n in names if n in _TOP} if Path(folder) == REPO_ROOT else set()
-    return top | set(_ANYWHERE(folder, names))
-
-
-def _run(argv: list[str], **kw) -> subprocess.CompletedProcess:
-    res = subprocess.run(argv, capture_output=True, text=True, timeout=300, **kw)
-    assert res.returncode == 0, f"{argv[:4]} exited {res.returncode}:\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
-    return res
-
-
 @pytest.fixture(scope="module")
 def fresh_venv(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("wheel")
-    src = tmp / "src"  # a clean copy: a stale build/ in the repo must not leak into the wheel
-    shutil.copytree(REPO_ROOT, src, ignore=_skip)
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(src)])
-    (wheel,) = (tmp / "dist").glob("swarmgym-*.whl")
-    venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
-    py = venv / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-compile", "-q", str(wheel)])
-    purelib = Path(_run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
-    deps = [sysconfig.get_paths()["purelib"], *site.getsitepackages()]
-    (purelib / "_swarmgym_test_deps.pth").write_text("\n".join(dict.fromkeys(deps)) + "\n")
-    return venv
-
-
-def _site_packages(venv: Path) -> Path:
-    (sp,) = (venv / "lib").glob("python3*/site-packages")
-    return sp
+    return wheel_venv(tmp_path_factory.mktemp("wheel"))
 
 
 def _files(root: Path, suite: str) -> set[Path]:
@@ -63,7 +29,7 @@ def _files(root: Path, suite: str) -> set[Path]:
 
 
 def test_wheel_installs_no_top_level_workers_module(fresh_venv):
-    sp = _site_packages(fresh_venv)
+    sp = site_packages(fresh_venv)
     assert not (sp / "workers").exists() and not (sp / "workers.py").exists()
     assert (sp / "swarmgym" / "workers" / "tasks.py").is_file()
     res = subprocess.run([str(fresh_venv / "bin" / "python"), "-c", "import workers"], capture_output=True,
@@ -72,7 +38,7 @@ def test_wheel_installs_no_top_level_workers_module(fresh_venv):
 
 
 def test_wheel_carries_every_bench_suite_and_the_templates(fresh_venv):
-    sp = _site_packages(fresh_venv)
+    sp = site_packages(fresh_venv)
     for suite in sorted(p.name for p in (REPO_ROOT / "suites").glob("bench-*") if (p / "suite.yaml").is_file()):
         shipped = _files(sp / "swarmgym" / "suites", suite)
         source = _files(REPO_ROOT / "suites", suite)
@@ -85,13 +51,13 @@ def test_installed_wheel_runs_the_main_job_from_an_unrelated_folder(fresh_venv, 
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_", "PYTHONPATH"))}
     env.update(SWARMGYM_SIM_TIME_SCALE="0", COLUMNS="200")
-    _run([str(fresh_venv / "bin" / "swarmgym"), "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim"],
+    run([str(fresh_venv / "bin" / "swarmgym"), "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim"],
          cwd=work, env=env)
     lines = (work / "ledger" / "sessions.jsonl").read_text().splitlines()
     recs = [json.loads(x) for x in lines if x.strip()]
     assert len(recs) == 3 and all(r.get("suite") == Config().suite for r in recs)  # the default suite, from the wheel
     assert all(r["overall"] != "error" for r in recs), [r.get("error") for r in recs]
     assert (work / "runs" / "BENCHMARK.md").is_file()
-    where = _run([str(fresh_venv / "bin" / "python"), "-c",
+    where = run([str(fresh_venv / "bin" / "python"), "-c",
                   "from swarmgym.suite import packaged_suites_dir; print(packaged_suites_dir())"], cwd=work, env=env)
-    assert Path(where.stdout.strip()).is_relative_to(_site_packages(fresh_venv))
+    assert Path(where.stdout.strip()).is_relative_to(site_packages(fresh_venv))

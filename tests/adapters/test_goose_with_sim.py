@@ -124,7 +124,7 @@ def test_each_run_reads_only_its_own_sessions_and_starts_from_the_pristine_confi
     from swarmgym.adapters import get_adapter
     from swarmgym.collect.traces import connect_ro
     from swarmgym.provenance import swarm_provenance
-    from tests.fixtures.simrun import goose_cfg, sim_env
+    from tests.support.simrun import goose_cfg, sim_env
 
     pristine = tmp_path / "goose" / "config"  # sim_env's GOOSE_PATH_ROOT: the operator's goose root
     pristine.mkdir(parents=True)

@@ -20,8 +20,8 @@ import pytest
 
 from swarmgym.isolation.policy import install_dirs
 from swarmgym.suite import load_suite, materialize, packaged_suites_dir
-from tests.security.conftest import HOSTILE, require_bwrap, trim_checks
-from tests.test_packaging import fresh_venv  # noqa: F401 - the fixture: a wheel installed in a fresh venv
+from tests.support.hostile import HOSTILE, require_bwrap, trim_checks
+from tests.support.wheel import site_packages, wheel_venv
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -159,13 +159,13 @@ def test_the_check_box_holds_no_checkout_suite_or_package_even_by_name(tmp_path)
 
 
 @pytest.mark.slow
-def test_an_installed_swarmgym_inside_the_venv_keeps_its_suites_out_of_every_check(tmp_path, request):
+def test_an_installed_swarmgym_inside_the_venv_keeps_its_suites_out_of_every_check(tmp_path):
     """A non-editable install carries ``swarmgym/suites`` (every reference app) in the venv the box
     binds: the box covers the installed package, so a check of an app cannot read it."""
     require_bwrap()
-    venv = request.getfixturevalue("fresh_venv")
-    (site,) = (venv / "lib").glob("python3*/site-packages")
-    installed = site / "swarmgym"
+    (tmp_path / "wheel").mkdir()
+    venv = wheel_venv(tmp_path / "wheel")
+    installed = site_packages(venv) / "swarmgym"
     assert (installed / "suites" / "bench-v2" / "suite.yaml").is_file()
     world = make_world(tmp_path / "w")
     ws = tmp_path / "ws"

@@ -21,7 +21,7 @@ from swarmgym.checks import run_check
 from swarmgym.config import load_config
 from swarmgym.isolation.cgroup import cgroup_root
 from swarmgym.suite import Check
-from tests.security.conftest import require_bwrap
+from tests.support.hostile import require_bwrap
 
 HOG = ("python3 -c 'import os, time\n"
        "for _ in range({n}):\n"

@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from swarmgym.suite import load_suite, materialize
-from tests.security.conftest import require_bwrap
+from tests.support.hostile import require_bwrap
 
 SUITE = load_suite("bench-v2")
 SPEC = SUITE.spec("crud")

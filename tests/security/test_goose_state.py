@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from swarmgym.goose_paths import config_hash, goose_dir
-from tests.security.conftest import require_bwrap, tree_digest
+from tests.support.hostile import require_bwrap, tree_digest
 
 PLANTER = '''#!{python}
 import json, os
