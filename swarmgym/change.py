@@ -177,7 +177,7 @@ def test_text(t: ChangeTest) -> str:
 def reason(ch: CampaignChange) -> str:
     if ch.overall is None:
         return ch.reason
-    n = len(ch.baseline)
+    n = len(ch.baseline) - (ch.overall.nights - 1)   # the pool the deciding window was tested against
     base = "the pinned baseline" if ch.baseline_rule == "pinned" else f"{n} earlier campaign{'s' * (n != 1)}"
     moved = [t for t in ch.specs if t.verdict != "no change"]
     line = f"{ch.verdict}: {test_text(ch.overall)} against {base}"
