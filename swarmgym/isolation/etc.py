@@ -7,27 +7,32 @@ copy, a link whose target the box can see (``/etc/localtime`` → ``/usr/share/z
 ``/etc/alternatives/*`` → ``/usr/bin/…``, the certificate hashes) stays a link; a link leaving the
 box's view (``/etc/resolv.conf`` → ``/run/…``) is copied as the file it points to; a folder named
 ``private`` (``/etc/ssl/private``: keys) is never copied.  The copy is rebuilt when an entry of
-``/etc`` changes (a new ``resolv.conf``), and removed when the process exits.
+``/etc`` changes (a new ``resolv.conf``; looked for at most every 30 s), and removed when the
+process exits.
 """
 from __future__ import annotations
 
 import atexit
+import functools
 import glob
 import os
 import shutil
 import stat
 import tempfile
 import threading
+import time
 
 _LOCK = threading.Lock()
 _COPY: dict[str, object] = {}  # this process's current copy: its signature and folder
 _MADE: list[tuple[int, str]] = []  # (pid, folder) of every copy made, removed at exit by the process that made it
 SKIP = {"private"}
 MAX_FILE = 4 << 20
+RECHECK_SECS = 30.0  # how often a process looks for a changed /etc entry (a new resolv.conf)
 
 
+@functools.lru_cache(maxsize=4)
 def entries(names: tuple[str, ...]) -> list[str]:
-    """The ``/etc`` paths of ``names`` (globs allowed) that exist here."""
+    """The ``/etc`` paths of ``names`` (globs allowed) that exist here (looked up once per process)."""
     out: list[str] = []
     for name in names:
         for p in sorted(glob.glob(os.path.join("/etc", name))):
@@ -37,14 +42,14 @@ def entries(names: tuple[str, ...]) -> list[str]:
 
 
 def _signature(paths: list[str]) -> tuple:
-    sig: list[tuple] = []
+    sig: list[tuple | None] = []
     for p in paths:
-        for q in (p, os.path.realpath(p)):
+        for stat_of in (os.lstat, os.stat):  # the entry, and what it points to
             try:
-                st = os.lstat(q)
-                sig.append((q, st.st_mtime_ns, st.st_size, st.st_ino))
+                st = stat_of(p)
+                sig.append((st.st_mtime_ns, st.st_size, st.st_ino))
             except OSError:
-                sig.append((q, None))
+                sig.append(None)
     return tuple(sig)
 
 
@@ -80,10 +85,16 @@ def etc_copy(names: tuple[str, ...], visible: tuple[str, ...]) -> str:
     """A folder holding the allowed ``/etc`` entries as the box should see them (built once per
     process, rebuilt when one changes).  ``visible``: the runtime paths the box shows, where a link
     may point."""
+    now = time.monotonic()
+    with _LOCK:
+        fresh = _COPY.get("pid") == os.getpid() and now - float(str(_COPY.get("checked", 0))) < RECHECK_SECS
+        if fresh and os.path.isdir(str(_COPY.get("dir"))):
+            return str(_COPY["dir"])
     paths = entries(names)
     sig = (os.getpid(), names, visible, _signature(paths))  # a forked child makes its own
     with _LOCK:
         if _COPY.get("sig") == sig and os.path.isdir(str(_COPY.get("dir"))):
+            _COPY["checked"] = now
             return str(_COPY["dir"])
         new = tempfile.mkdtemp(prefix="swarmgym-etc-")
         os.chmod(new, 0o755)
@@ -92,7 +103,7 @@ def etc_copy(names: tuple[str, ...], visible: tuple[str, ...]) -> str:
         if not any(pid == os.getpid() for pid, _ in _MADE):
             atexit.register(_remove)
         _MADE.append((os.getpid(), new))  # an older copy stays until exit: a running box may have it bound
-        _COPY.update(sig=sig, dir=new)
+        _COPY.update(sig=sig, dir=new, pid=os.getpid(), checked=now)
         return new
 
 

@@ -10,6 +10,7 @@ swarms are swarmgym's own code.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Iterable, Mapping
@@ -68,17 +69,17 @@ class Policy:
             for p in paths:
                 if p not in wanted or rank[kind] > rank[wanted[p]]:
                     wanted[p] = kind
-        context = {Path(s): "ro" for s in system}
-        context.setdefault(Path("/tmp"), "tmp")
-        every = {**context, **wanted}
+        every = {str(s): "ro" for s in system}
+        every.setdefault("/tmp", "tmp")
+        every.update((str(p), k) for p, k in wanted.items())
 
-        def around(p: Path) -> str:
-            holders = [a for a in every if a != p and p.is_relative_to(a)]
-            return every[max(holders, key=lambda a: len(a.parts))] if holders else "none"
+        def around(p: str) -> str:  # the kind of the deepest other rule holding p
+            holders = [a for a in every if a != p and p.startswith(a.rstrip("/") + "/")]
+            return every[max(holders, key=len)] if holders else "none"
 
         out = []
         for p, kind in wanted.items():
-            outer = around(p)
+            outer = around(str(p))
             if (kind == "hidden" and outer in ("ro", "rw")) or (kind != "hidden" and outer != kind):
                 out.append((p, kind))
         return sorted(out, key=lambda pk: (len(pk[0].parts), rank[pk[1]], str(pk[0])))
@@ -88,10 +89,17 @@ def _real(paths: Iterable[str | Path | None]) -> tuple[Path, ...]:
     out: list[Path] = []
     for p in paths:
         if p:
-            rp = Path(p).expanduser().resolve()
+            rp = _resolved(str(p))
             if rp != Path("/") and rp not in out:
                 out.append(rp)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _resolved(path: str) -> Path:
+    """``path`` absolute, ``~`` expanded, links resolved — once per process per path (a box starts per
+    check: resolving the same dozen paths each time cost more than the box itself)."""
+    return Path(path).expanduser().resolve()
 
 
 #: Adapters whose swarm is swarmgym's own code — the one place that says so.  The simulator
@@ -104,16 +112,19 @@ TRUSTED_ADAPTERS = ("sim",)
 
 def install_dirs() -> list[Path]:
     """Where swarmgym's own code is installed (the package folders, not the venv)."""
+    return list(_install_dirs())
+
+
+@functools.lru_cache(maxsize=1)
+def _install_dirs() -> tuple[Path, ...]:
     import swarmgym
 
     here = Path(swarmgym.__file__).resolve().parent
-    dirs = [here]
     workers = here.parent / "workers"
-    if (workers / "tasks.py").is_file():
-        dirs.append(workers)
-    return dirs
+    return (here, workers) if (workers / "tasks.py").is_file() else (here,)
 
 
+@functools.lru_cache(maxsize=1)
 def checkout_root() -> Path | None:
     """The source checkout swarmgym runs from (its ``.git``, ``tests/``, fixtures), or None when
     it is installed (then the package's parent is a site-packages folder, not a checkout)."""
@@ -124,7 +135,7 @@ def checkout_root() -> Path | None:
 def interpreter_dirs() -> list[Path]:
     """The Python that runs checks (``python3``/``pytest`` resolve to it): readable in every box.
     An installed swarmgym inside it stays hidden (:func:`secret_dirs`)."""
-    return [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent]
+    return [Path(sys.prefix), Path(sys.base_prefix), _resolved(sys.executable).parent.parent]
 
 
 def secret_dirs(cfg, env: Mapping[str, str] | None = None) -> list[Path]:
