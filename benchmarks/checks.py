@@ -3,7 +3,7 @@
 Part 1 runs the same commands — ``true`` and the golden checks of a bench-v1 spec against its
 reference app — N times each way, interleaved, in the same workspace, and prints one table of mean
 wall times with the added milliseconds and ratios against plain (``bwrap`` is the allowlist box of
-issue #20).  Part 2 (``--tables``, on by default) times each bench-v2 golden table against its
+issue #20), then ``bwrap … true`` alone for the allowlist box and the first round's hide-list box.  Part 2 (``--tables``, on by default) times each bench-v2 golden table against its
 reference app in the bwrap check box, interleaved: *before* — the in-process driver of
 ``--baseline`` (git history; the whole table, golden values included, inside the box) — and *after*
 — the driver that gets inputs only and forks (``steps_per_fork`` 32, the default, and 1: a fork per
@@ -96,6 +96,49 @@ def per_check(args, console: Console) -> dict:
     return {"checks": rows, "added_ms_per_check": {"none": round((totals["none"] - totals["plain"]) / n, 2),
                                                   "bwrap": round((totals["bwrap"] - totals["plain"]) / n, 2),
                                                   "bwrap_vs_none": round((totals["bwrap"] - totals["none"]) / n, 2)}}
+
+
+def first_round_argv(policy, argv: list[str]) -> list[str]:
+    """The first round's hide-list box for ``policy`` (the whole system read-only, an empty tmpfs over
+    each hidden path, read-only and writable paths bound back in) — rebuilt here only to time it."""
+    from swarmgym.isolation.bwrap import BwrapBackend
+
+    out = [BwrapBackend().binary() or "bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+           "--unshare-cgroup-try", "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
+           "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp", "--unshare-net"]
+    for p in sorted({*policy.hidden}, key=lambda p: len(p.parts)):
+        if p.is_dir():
+            out += ["--tmpfs", str(p)]
+    for p in [*policy.read_only, *policy.writable, policy.workspace]:
+        if p.exists():
+            out += ["--bind" if p == policy.workspace else "--ro-bind", str(p), str(p)]
+    return out + ["--chdir", str(policy.workspace), "--", *argv]
+
+
+def per_box_start(args, console: Console) -> dict:
+    """``bwrap … true`` alone: the allowlist box against the first round's hide-list box, interleaved."""
+    from swarmgym.isolation.bwrap import BwrapBackend
+
+    home = Path(tempfile.mkdtemp(prefix="swarmgym-bench-box-"))
+    cfg = load_config(home, environ={})
+    ws = home / "ws"
+    ws.mkdir()
+    policy = check_policy(cfg, ws)
+    modes = {"plain true": ["true"], "first-round box": first_round_argv(policy, ["true"]),
+             "allowlist box": BwrapBackend().wrap(["true"], policy)}
+    runs: dict[str, list[float]] = {m: [] for m in modes}
+    for _ in range(args.reps * 3):
+        for m, argv in modes.items():
+            start = time.perf_counter()
+            subprocess.run(argv, check=True, stdin=subprocess.DEVNULL)
+            runs[m].append((time.perf_counter() - start) * 1000)
+    table = Table(title=f"box start alone: {args.reps * 3} runs each of `true`")
+    for col in ("what", "median ms", "mean ms"):
+        table.add_column(col, justify="left" if col == "what" else "right")
+    for m, v in runs.items():
+        table.add_row(m, f"{statistics.median(v):.1f}", f"{statistics.mean(v):.1f}")
+    console.print(table)
+    return {"box_start_ms": {m: round(statistics.median(v), 2) for m, v in runs.items()}}
 
 
 def baseline_driver(commit: str) -> str:
@@ -201,6 +244,7 @@ def main() -> int:
     args = ap.parse_args()
     console = Console()
     out = per_check(args, console)
+    out.update(per_box_start(args, console))
     if not args.no_tables:
         out.update(per_table(args, console))
     if not args.no_campaign:
