@@ -21,12 +21,13 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from swarmgym.atomic import atomic_write_text
-from swarmgym.checks import run_checks
+from swarmgym.checks import run_check, run_checks
 from swarmgym.config import Config
 from swarmgym.coverage import coverage
 from swarmgym.errors import SuiteError
 from swarmgym.models import CheckResult
-from swarmgym.suite import Mutant, Spec, Suite, locked_hash, materialize
+from swarmgym.mutantrun import run_focused, shows_traceback
+from swarmgym.suite import Check, Mutant, Spec, Suite, locked_hash, materialize
 
 REQUIRED_FAILURES = ("liar", "stub", "crash")
 
@@ -42,9 +43,11 @@ class AppRow(BaseModel):
     description: str = ""
     targets: list[str] = Field(default_factory=list)
     breaks: list[str] = Field(default_factory=list)           # requirement ids (patch mutants)
+    edge: str | None = None                                   # the edge class of an edge mutant
     passed: list[str] = Field(default_factory=list)
     failed: list[str] = Field(default_factory=list)
     missed_targets: list[str] = Field(default_factory=list)  # targets this mutant did NOT fail
+    skipped: list[str] = Field(default_factory=list)         # checks not run: the verdict was decided without them
     results: list[CheckResult] = Field(default_factory=list)
     ok: bool = False
     problem: str = ""
@@ -93,8 +96,7 @@ def _contract(row: AppRow, spec: Spec, ws_text: str) -> str:
         return "labelled liar but its own tests fail (tests_pass)"
     if row.failure == "stub" and "NotImplementedError" not in ws_text:
         return "labelled stub but raises no NotImplementedError"
-    if row.failure == "crash" and not any("Traceback" in r.stdout_tail + r.stderr_tail or "traceback" in r.detail
-                                          for r in row.results):
+    if row.failure == "crash" and not any(shows_traceback(r) for r in row.results):
         return "labelled crash but no check shows a traceback"
     return ""
 
@@ -133,13 +135,16 @@ def _judge(row: AppRow, check_names: list[str]) -> AppRow:
     return row
 
 
-def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = None) -> AppRow:
-    """Materialize one reference (``mutant=None``) or mutant and run every check of ``spec``."""
+def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = None,
+               exhaustive: bool = False) -> AppRow:
+    """Materialize one reference (``mutant=None``) or mutant and run the checks of ``spec``: every one for
+    a reference, a bench-v1 mutant or ``exhaustive``; else those that decide the mutant's verdict
+    (:mod:`swarmgym.mutantrun`), the others listed as ``skipped``."""
     checks = spec.checks_for(hard=True)
     row = AppRow(spec=spec.id, app_slug=spec.app_slug, kind="mutant" if mutant else "reference",
                  name=mutant.name if mutant else "reference", failure=mutant.failure if mutant else None,
                  description=mutant.description if mutant else "", targets=list(mutant.targets) if mutant else [],
-                 breaks=list(mutant.breaks) if mutant else [])
+                 breaks=list(mutant.breaks) if mutant else [], edge=mutant.edge if mutant else None)
     with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
         try:
             ws = materialize(suite, spec, Path(tmp) / spec.app_slug, mutant)
@@ -149,7 +154,12 @@ def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = No
         except SuiteError as e:  # a patch that no longer applies to the reference
             row.problem = str(e)
             return row
-        row.results = run_checks(checks, ws, cfg)
+        traced = mutant is not None and spec.requirements is not None and not mutant.targets
+        if traced and not exhaustive:
+            assert mutant is not None
+            row.results, row.skipped = run_focused(mutant, checks, ws, cfg)
+        else:
+            row.results = run_checks(checks, ws, cfg)
         ws_text = "".join(f.read_text(errors="replace") for f in ws.rglob("*")  # the stub contract's evidence
                           if mutant and f.is_file() and f.suffix != ".db" and f.stat().st_size < 1_000_000)
     row.passed = [r.name for r in row.results if r.passed]
@@ -217,26 +227,52 @@ def requirement_kills(specs: list[Spec], rows: list[AppRow]) -> list[Requirement
     return out
 
 
+def catch_up(suite: Suite, spec: Spec, rows: list[AppRow], cfg: Config, pool: ThreadPoolExecutor) -> None:
+    """For each check of ``spec`` that no mutant failed, run it on the mutants that skipped it (those
+    breaking what it covers first) until one fails: a check is only "uncaught" if every mutant passed it."""
+    mine = [r for r in rows if r.spec == spec.id and r.kind == "mutant" and r.skipped]
+    by_name = {m.name: m for m in suite.mutants(spec)}
+
+    def try_check(check: Check) -> None:
+        covers = set(check.covers or [])
+        for row in sorted((r for r in mine if check.name in r.skipped), key=lambda r: not covers & set(r.breaks)):
+            with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
+                res = run_check(check, materialize(suite, spec, Path(tmp) / spec.app_slug, by_name[row.name]), cfg)
+            row.results.append(res)
+            row.skipped.remove(check.name)
+            (row.passed if res.passed else row.failed).append(check.name)
+            if not res.passed:
+                return
+
+    caught = {name for r in rows if r.spec == spec.id and r.kind == "mutant" for name in r.failed}
+    list(pool.map(try_check, [c for c in spec.checks_for(hard=True) if c.name not in caught]))
+
+
 def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str] | None = None,
-                 on_row: Callable[[AppRow], None] | None = None,
-                 mutants: list[str] | None = None, require_lock: bool = True) -> SuiteVerification:
+                 on_row: Callable[[AppRow], None] | None = None, mutants: list[str] | None = None,
+                 require_lock: bool = True, exhaustive: bool = False) -> SuiteVerification:
     """Run every reference and mutant of ``suite`` (``workers`` apps at a time).
 
     A full run (no ``mutants`` filter) also judges the suite-level rules, the coverage holes of
     :func:`swarmgym.coverage.coverage` included; ``require_lock=False`` (``suite freeze``) does not
-    count a missing ``suite.lock`` as a defect."""
+    count a missing ``suite.lock`` as a defect.  A mutant runs only the checks that decide its verdict
+    (:mod:`swarmgym.mutantrun`) unless ``exhaustive``; a check no mutant failed is then tried on the
+    mutants that skipped it (:func:`catch_up`), so the suite-level verdict is the exhaustive one."""
     start = time.monotonic()
     jobs = plan(suite, specs, mutants)
 
     def one(job: tuple[Spec, Mutant | None]) -> AppRow:
-        row = verify_app(suite, job[0], cfg, job[1])
+        row = verify_app(suite, job[0], cfg, job[1], exhaustive=exhaustive)
         if on_row:
             on_row(row)
         return row
 
+    chosen = [suite.spec(s) for s in specs] if specs else list(suite.specs)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         rows = list(pool.map(one, jobs))
-    chosen = [suite.spec(s) for s in specs] if specs else list(suite.specs)
+        if mutants is None:
+            for spec in chosen:
+                catch_up(suite, spec, rows, cfg, pool)
     uncaught, problems = suite_problems(suite, rows, chosen) if mutants is None else ({}, [])
     if mutants is None:
         problems += coverage(suite, specs).problems
@@ -255,8 +291,8 @@ def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str
                              wall_s=round(time.monotonic() - start, 1))
 
 
-def freeze_suite(suite: Suite, cfg: Config, *, workers: int = 3,
-                 on_row: Callable[[AppRow], None] | None = None) -> tuple[SuiteVerification | None, list[str]]:
+def freeze_suite(suite: Suite, cfg: Config, *, workers: int = 3, on_row: Callable[[AppRow], None] | None = None,
+                 exhaustive: bool = False) -> tuple[SuiteVerification | None, list[str]]:
     """Freeze ``suite`` if it is whole: (verification, holes).  Coverage holes refuse at once (no
     verification run, ``(None, holes)``); otherwise every reference and mutant runs, and ``suite.lock``
     is written only if the verification is clean.  An existing lock is never rewritten: a lock that
@@ -269,7 +305,7 @@ def freeze_suite(suite: Suite, cfg: Config, *, workers: int = 3,
     holes = coverage(suite).problems
     if holes:
         return None, holes
-    result = verify_suite(suite, cfg, workers=workers, on_row=on_row, require_lock=False)
+    result = verify_suite(suite, cfg, workers=workers, on_row=on_row, require_lock=False, exhaustive=exhaustive)
     if result.ok and locked is None:
         atomic_write_text(lock, suite.hash + "\n")
         result.locked_hash = suite.hash

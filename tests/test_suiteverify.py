@@ -155,12 +155,34 @@ def traced_suite(root: Path, *, covers=("G-HELLO",), breaks=("G-HELLO",)) -> Pat
 
 
 def test_traced_suite_reports_killing_checks_and_a_full_mutation_score(tmp_path, cfg):
-    result = verify_suite(load_suite(traced_suite(tmp_path)), cfg, workers=2)
+    result = verify_suite(load_suite(traced_suite(tmp_path)), cfg, workers=2, exhaustive=True)
     assert result.ok, (result.problems, [(r.name, r.problem) for r in result.rows])
     rows = {r.name: r for r in result.rows}
     assert rows["goodbye"].failed == ["says_hello"] and rows["gone"].failed == ["says_hello", "readme"]
     assert rows["no-script"].failed == ["says_hello", "has_script"]
     assert (result.killed, result.mutants, result.mutation_score) == (4, 4, 1.0)
+
+
+def test_focused_verify_reaches_the_exhaustive_verdict_running_fewer_checks(tmp_path, cfg):
+    suite = load_suite(traced_suite(tmp_path))
+    full = verify_suite(suite, cfg, workers=2, exhaustive=True)
+    quick = verify_suite(suite, cfg, workers=2)
+    assert quick.ok and (quick.killed, quick.mutants, quick.uncaught) == (full.killed, full.mutants, full.uncaught)
+    rows = {r.name: r for r in quick.rows}
+    assert rows["no-script"].failed == ["has_script"] and "says_hello" in rows["no-script"].skipped
+    # only "gone" fails readme; it was killed by says_hello first, and catch-up ran readme on it
+    assert "readme" in rows["gone"].failed and "readme" not in rows["gone"].skipped
+    assert sum(len(r.results) for r in quick.rows) < sum(len(r.results) for r in full.rows)
+
+
+def test_focused_verify_still_reports_a_check_no_mutant_fails(tmp_path, cfg):
+    d = traced_suite(tmp_path)
+    data = yaml.safe_load((d / "apps" / "hello" / "mutants.yaml").read_text())
+    data["mutants"] = [m for m in data["mutants"] if m["name"] != "gone"]  # the only one failing readme
+    (d / "apps" / "hello" / "mutants.yaml").write_text(yaml.safe_dump(data))
+    result = verify_suite(load_suite(d), cfg, workers=2)
+    assert result.uncaught == {"greet": ["readme"]}
+    assert all("readme" not in r.skipped for r in result.rows)  # every mutant ran it before it was called uncaught
 
 
 def test_requirement_without_a_check_fails_verification(tmp_path, cfg):

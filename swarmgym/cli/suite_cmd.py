@@ -62,7 +62,8 @@ def _table(result):
             targets = f"{len(r.targets) - len(r.missed_targets)}/{len(r.targets)}"
             if r.missed_targets:
                 targets += " [red]missed " + ", ".join(r.missed_targets) + "[/]"
-        t.add_row(r.spec, r.name, r.failure or "-", f"{len(r.passed)}/{len(r.results)}",
+        ran = f"{len(r.passed)}/{len(r.results)}" + (f" ({len(r.skipped)} not run)" if r.skipped else "")
+        t.add_row(r.spec, r.name, (r.failure or "-") + (f" ({r.edge})" if r.edge else ""), ran,
                   " ".join(r.failed) or "-", targets, status)
     return t
 
@@ -127,9 +128,11 @@ def _json(result) -> str:
 @click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
 @click.option("--mutant", "mutants", multiple=True,
               help="Only these mutants (repeatable): a quick partial run; suite-level rules are not judged.")
+@click.option("--exhaustive", is_flag=True, envvar="SWARMGYM_SUITE_VERIFY_EXHAUSTIVE",
+              help="Run every check on every mutant (default: only the checks that decide each mutant's verdict).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a table.")
 @click.pass_context
-def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mutants, as_json) -> None:
+def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mutants, exhaustive, as_json) -> None:
     """Run every reference (must pass all checks) and mutant (must be killed); report kills per requirement.
 
     Exits 0 only if every reference passes, every mutant is killed by a check covering what it breaks,
@@ -142,7 +145,8 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
     suite = _load(cfg, suite_name)
     only = list(mutants) or None
     result = _run_verification(suite, lambda on_row: verify_suite(
-        suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row, mutants=only),
+        suite, cfg, workers=workers, specs=list(specs) or None, on_row=on_row, mutants=only,
+        exhaustive=exhaustive),
         len(plan(suite, list(specs) or None, only)))
     if as_json:
         click.echo(_json(result))
@@ -156,9 +160,11 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
 @click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per check [default: config checks.timeout].")
 @click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
+@click.option("--exhaustive", is_flag=True, envvar="SWARMGYM_SUITE_FREEZE_EXHAUSTIVE",
+              help="Run every check on every mutant (default: only the checks that decide each mutant's verdict).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON instead of a table.")
 @click.pass_context
-def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, as_json) -> None:
+def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, exhaustive, as_json) -> None:
     """Freeze a whole suite: write suite.lock once coverage has no hole and verify is clean.
 
     Refuses (exit 1) a suite with a coverage hole or a verification defect; an existing lock that
@@ -168,7 +174,8 @@ def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, as_json) 
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)
-    result, holes = _run_verification(suite, lambda on_row: freeze_suite(suite, cfg, workers=workers, on_row=on_row),
+    result, holes = _run_verification(suite, lambda on_row: freeze_suite(suite, cfg, workers=workers, on_row=on_row,
+                                                                               exhaustive=exhaustive),
                                       len(plan(suite)))
     if holes:
         for h in holes:
