@@ -140,6 +140,10 @@ class QueueConfig(_Section):
                                                "(Celery's own default is 4)")
     acks_late: bool = Field(True, description="acknowledge a job when it ends, so a dead host's job is redelivered "
                                               "(Celery's own default acknowledges on receipt)")
+    host_key_file: str | None = Field(None, description="this host's signing key (mode 0600, outside the home and "
+                                                        "every box); default ~/.config/swarmgym/host.key")
+    keyring_file: str | None = Field(None, description="the coordinator's trusted hosts (NAME HEXKEY lines, mode 0600); "
+                                                       "default ~/.config/swarmgym/keyring")
 
 
 AlarmVerdict = Literal["regressed", "improved"]

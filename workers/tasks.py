@@ -3,7 +3,8 @@
 It takes a JobSpec (JSON), holds a job lease while running (a second delivery of the same job to
 another host returns a ``duplicate`` marker), runs the job under the psutil sampler with an orphan
 guard watching this process, never raises (a failure becomes a failed JobResult with ErrorInfo),
-ships the run folder, sends ``record_job`` to the coordinator and returns the result.
+ships the run folder, sends ``record_job`` to the coordinator signed with this host's key
+(:mod:`swarmgym.queue.signing`) and returns the result.
 
 Time limits: the swarm adapter's own timeout comes first (exit 124); Celery's soft limit
 (``cfg.queue.soft_time_limit``) is the backstop: the swarm's process groups are killed and the job
@@ -24,14 +25,15 @@ from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
 from swarmgym import guard as swarm_guard
-from swarmgym.errors import JobNotRun
+from swarmgym import hostkeys
+from swarmgym.errors import JobNotRun, SwarmgymError
 from swarmgym.hosts import host_name
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.proctree import kill_with_group
-from swarmgym.queue import accept, deadhosts, liveness, store
+from swarmgym.queue import accept, deadhosts, liveness, signing, store
 from swarmgym.states import JobStatus
 from swarmgym.queue.app import app_config, declare_queues
-from swarmgym.queue.lease import JobLease
+from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.redis_util import PREFIX, for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB
 from swarmgym.workers import artefacts
@@ -122,6 +124,19 @@ def to_coordinator(app, name: str, args: list, label: str) -> None:
                   argsrepr=repr([label]), kwargsrepr="{}")
 
 
+def send_record(app, cfg, res: JobResult, bundle: str | None = None) -> None:
+    """``record_job`` for ``res`` (and its run-folder ``bundle``), signed with this host's key: the
+    coordinator records nothing unsigned (:mod:`swarmgym.queue.signing`).  Without a readable key the
+    result still goes, unsigned, so the coordinator keeps it among its refusals with the reason."""
+    out = signing.wire_safe(res.model_dump(mode="json"))
+    try:
+        sig = signing.sign(hostkeys.host_key(cfg), res.host, out, bundle)
+    except SwarmgymError as e:
+        log.error("record_job for %s sent unsigned (it will be refused): %s", res.job.job_id, e)
+        sig = None
+    to_coordinator(app, "swarmgym.record_job", [out, bundle, sig], res.job.job_id)
+
+
 def pack_artefacts(cfg, res: JobResult) -> tuple[JobResult, str | None]:
     """The job's run folder as a payload to ride with its record (None: nothing to ship), and the
     result saying where the folder will be: ``runs/<session>`` on the coordinator, or
@@ -158,7 +173,7 @@ class RunJobTask(Task):
             status = JobStatus.TIMEOUT if isinstance(exc, TimeLimitExceeded) else JobStatus.ERROR
             err = ErrorInfo.of(exc).model_copy(update={"message": f"{exc} (worker {host})"[:2000]})
             res = failed_result(job, host, status, err, time.time())
-            to_coordinator(self.app, "swarmgym.record_job", [res.model_dump(mode="json")], job.job_id)
+            send_record(self.app, app_config(self.app), res)
         except Exception:  # reconcile will find the job lost
             log.exception("run_job %s failed and could not be recorded", task_id)
 
@@ -192,6 +207,7 @@ def run_job_task(self, job: dict) -> dict:
         if not lease.acquire():
             log.warning("run_job %s: duplicate delivery, lease held by %s", spec.job_id, lease.held_by)
             return {**marker, "duplicate": True, "held_by": lease.held_by}
+        mark_leased(r, spec.campaign_id, spec.job_id, host, cfg.queue.result_expires)  # outlives the lease
         store.mark_job(r, spec.campaign_id, spec.job_id, "running", host=host, task_id=self.request.id)
         liveness.started(r, spec.model_dump(mode="json"), host, self.request.id)
     except redis.RedisError as e:  # no lease without Redis: run anyway, the ledger dedupes
@@ -218,14 +234,13 @@ def run_job_task(self, job: dict) -> dict:
     except Exception as e:
         log.warning("coordinator queue not declared: %s", e)
     res, bundle = pack_artefacts(cfg, res)
-    out = res.model_dump(mode="json")
     try:  # the result is on its way to the coordinator: not lost while its ledger write is retried
         store.mark_job(r, spec.campaign_id, spec.job_id, "recording", host=host, task_id=self.request.id)
     except redis.RedisError:
         pass
     for attempt in range(3):
         try:
-            to_coordinator(self.app, "swarmgym.record_job", [out] if bundle is None else [out, bundle], spec.job_id)
+            send_record(self.app, cfg, res, bundle)
             break
         except Exception as e:
             log.warning("record_job for %s not sent (try %d): %s", spec.job_id, attempt + 1, e)

@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "regrade_cmd",   # regrade --suite SUITE CAMPAIGN_ID
     "compare_cmd",   # compare | plan
     "trend_cmd",     # trend | baseline set|show|clear
+    "hosts_cmd",     # hosts key new | add | list | remove
 ]
 
 

@@ -212,6 +212,23 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
     return st
 
 
+def check_keys(cfg, coordinator: bool) -> None:
+    """Refuse to start without the key material (one line, exit 2): a host signs every result with
+    its key; the coordinator checks them against its keyring (docs/security.md)."""
+    from swarmgym import hostkeys
+
+    if coordinator:
+        path = hostkeys.keyring_path(cfg)
+        hostkeys.check_outside(path, cfg)
+        if not hostkeys.read_keyring(path):
+            click.echo(f"warning: {path} trusts no host yet: every result is refused until "
+                       "`swarmgym hosts key add NAME FILE`", err=True)
+    else:
+        path = hostkeys.host_key_path(cfg)
+        hostkeys.check_outside(path, cfg)
+        hostkeys.read_key_file(path)
+
+
 def register(cli: click.Group) -> None:
     @cli.command("enqueue")
     @click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
@@ -399,6 +416,7 @@ def register(cli: click.Group) -> None:
         else:
             cfg = config_from(ctx)
         host = check_name("host", host or host_name())
+        check_keys(cfg, coordinator)
         box = {}
         if isolation:
             from swarmgym.isolation import resolve

@@ -1,4 +1,4 @@
-"""The queue accepts only what it sent (DESIGN.md §10).
+"""The queue accepts only what it sent, from the hosts it knows (docs/security.md).
 
 Two rules, each hooked into its task with one call:
 
@@ -6,12 +6,19 @@ Two rules, each hooked into its task with one call:
   goose's feature flags (``GOOSE_SWARM_*``), the env knobs the tweaker may set, and — for the
   simulator only — its own ``SWARMGYM_SIM_*`` knobs.  Anything else (``PYTHONPATH``,
   ``LD_PRELOAD``, ``BASH_ENV`` …) could run code on the host.
-- ``record_job`` accepts a result only for a job of a campaign plan (this home's copy, else the one the
-  enqueuer published in Redis, :mod:`swarmgym.queue.plans`) whose spec matches the
-  plan byte for byte (sha256 of its canonical JSON), from the host that held the job's lease (the
-  lease itself, or the ``running`` mark its holder wrote when it took the lease); a result from any
-  other host is refused.  If Redis lost both (flushed mid-job) the plan check alone decides, with a
-  warning, so ``resume`` after a flush loses no finished job.
+- ``record_job`` accepts a result only if
+
+  1. it is signed by the host it names, with that host's key in the coordinator's keyring
+     (:mod:`swarmgym.queue.signing`; the signature covers the result and its run folder);
+  2. its job is in a campaign plan (this home's copy, else the one the enqueuer published in Redis,
+     :mod:`swarmgym.queue.plans`) and its spec matches the plan byte for byte (sha256 of its
+     canonical JSON);
+  3. that host leased the job: it holds the lease now, or, when no lease is held, it is among the
+     hosts that ever took it (the durable ``leased`` mark, :func:`swarmgym.queue.lease.mark_leased`).
+     A job nobody ever leased is refused — unless Redis lost the campaign's keys (its ``epoch`` is
+     gone, :func:`swarmgym.queue.counters.intact`): then the lease evidence is gone too, and the
+     signed result is accepted on the plan, with a warning, so ``resume`` after a flush loses no
+     finished job.  "No evidence" alone never means "flushed".
 
 A refusal is never silent: it is logged as an error, counted in ``swarmgym:refused`` (a Redis list
 of one-line reasons) and the refused payload is kept in ``runs/refused/`` for inspection.
@@ -33,8 +40,8 @@ from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.queue import counters, plans
-from swarmgym.queue.lease import holder
+from swarmgym.queue import counters, plans, signing
+from swarmgym.queue.lease import holder, leased_by
 from swarmgym.queue.redis_util import PREFIX
 
 log = logging.getLogger(__name__)
@@ -83,19 +90,40 @@ def planned_hashes(cfg: Any, r: Any, cid: str) -> dict[str, str]:
     return hashes
 
 
-def _lease_host(r: Any, res: JobResult) -> str | None:
-    """The host the job's lease says ran it: the current holder, else the host of its running/done
-    mark (the lease is released before ``record_job`` is sent); None when Redis lost both."""
-    current = holder(r, res.job.job_id)
-    if current:
-        return current.partition("|")[0]
-    mark = counters.job_state(r, res.job.campaign_id, res.job.job_id)  # this job only: O(1) per record
-    return mark.get("host") if mark.get("state") in ("running", "done") else None
-
-
-def record_refusal(cfg: Any, r: Any, res: JobResult) -> str | None:
-    """Why the coordinator must not record ``res`` (None: it may)."""
+def lease_refusal(r: Any, res: JobResult) -> str | None:
+    """Why the lease evidence says ``res.host`` did not run this job (None: it did, or Redis lost the
+    evidence).  Costs O(1) per record: this job's lease and mark only."""
     job = res.job
+    current = holder(r, job.job_id)
+    if current:
+        held = current.partition("|")[0]
+        return None if held == res.host else (
+            f"job {job.job_id!r}: result from host {res.host!r}, but the lease was held by {held}")
+    hosts = leased_by(r, job.campaign_id, job.job_id)
+    if hosts:
+        return None if res.host in hosts else (
+            f"job {job.job_id!r}: result from host {res.host!r}, but the lease was held by {', '.join(hosts)}")
+    if counters.intact(r, job.campaign_id):
+        return f"job {job.job_id!r} was never leased by any host: a result for it cannot come from a run"
+    log.warning("record_job %s from %s: Redis lost campaign %s's keys (no epoch), so its lease evidence too; "
+                "accepted on the signed result and the plan", job.job_id, res.host, job.campaign_id)
+    return None
+
+
+def record_refusal(cfg: Any, r: Any, res: JobResult, payload: dict | None = None, bundle: str | None = None,
+                   signature: Any = None) -> str | None:
+    """Why the coordinator must not record ``res`` (None: it may).  ``payload`` is the result exactly
+    as received (what the host signed; default: ``res`` itself)."""
+    from swarmgym.hostkeys import keyring
+
+    job = res.job
+    try:
+        keys = keyring(cfg)
+    except SwarmgymError as e:
+        return f"no keyring to check the signature: {e}"
+    bad = signing.refusal(keys, payload if payload is not None else res.model_dump(mode="json"), bundle, signature)
+    if bad:
+        return bad
     try:
         planned = planned_hashes(cfg, r, job.campaign_id)
     except (SwarmgymError, OSError):
@@ -104,12 +132,7 @@ def record_refusal(cfg: Any, r: Any, res: JobResult) -> str | None:
         return f"job {job.job_id!r} is not in the plan of {job.campaign_id}"
     if planned[job.job_id] != spec_hash(job):
         return f"job {job.job_id!r}: spec differs from the saved plan (sha256 {spec_hash(job)[:12]})"
-    leased = _lease_host(r, res)
-    if leased is None:  # Redis was flushed mid-job: no evidence either way; the plan and spec still match
-        log.warning("record_job %s from %s: no lease evidence left in Redis; accepted on the plan", job.job_id, res.host)
-    elif leased != res.host:
-        return f"job {job.job_id!r}: result from host {res.host!r}, but the lease was held by {leased}"
-    return None
+    return lease_refusal(r, res)
 
 
 def keep_refused(cfg: Any, r: Any, kind: str, job_id: str, reason: str, payload: dict) -> dict:
@@ -132,10 +155,14 @@ def keep_refused(cfg: Any, r: Any, kind: str, job_id: str, reason: str, payload:
     return {"refused": True, "kind": kind, "job_id": job_id, "reason": reason}
 
 
-def check_record(cfg: Any, r: Any, res: JobResult, payload: dict) -> dict | None:
+def check_record(cfg: Any, r: Any, res: JobResult, payload: dict, bundle: str | None = None,
+                 signature: Any = None) -> dict | None:
     """The ``record_job`` hook: None to record, else the refusal (already logged and kept)."""
-    reason = record_refusal(cfg, r, res)
-    return None if reason is None else keep_refused(cfg, r, "record_job", res.job.job_id, reason, payload)
+    reason = record_refusal(cfg, r, res, payload, bundle, signature)
+    if reason is None:
+        return None
+    kept = {**payload, "_signature": signature} if signature else payload
+    return keep_refused(cfg, r, "record_job", res.job.job_id, reason, kept)
 
 
 def check_run(cfg: Any, r: Any, job: JobSpec, host: str) -> dict | None:

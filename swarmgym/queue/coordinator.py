@@ -1,6 +1,7 @@
 """Coordinator tasks (queue ``coordinator``; this worker is the only ledger writer).
 
-``record_job``        idempotent upsert of one JobResult into the ledger (duplicates change nothing),
+``record_job``        accepted only when signed by a known host for a job it leased (:mod:`swarmgym.queue.accept`);
+                      idempotent upsert of one JobResult into the ledger (duplicates change nothing),
                       batched with concurrent records (:class:`GroupWriter`), then counted
                       (:mod:`swarmgym.queue.counters`); the record that completes a campaign finalizes it.
                       The host's run folder rides in the same message (``artefacts``, capped) and is
@@ -30,6 +31,7 @@ from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, deadhosts, dispatch, durable, plans, store
 from swarmgym.queue.app import app_config
+from swarmgym.queue.lease import leased_key
 from swarmgym.queue.redis_util import PREFIX, for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 
@@ -100,7 +102,7 @@ def _summarize(cfg, r, cid: str, rec, secs: float | None = None) -> None:
     counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
                        findings=len(data.get("findings") or []), recorded=data.get("jobs"),
                        planned=data.get("planned"), finalize_secs=secs,
-                       drop=[deadhosts.lost_key(cid), plans.plan_key(cid)])
+                       drop=[deadhosts.lost_key(cid), plans.plan_key(cid), leased_key(cid)])
 
 
 def finalize(app, cfg, cid: str) -> dict:
@@ -218,7 +220,7 @@ def _retry(task, r, exc: BaseException, what: str):
 
 @shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True, max_retries=None,
              autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
-def record_job(self, result: dict, artefacts: str | None = None) -> dict:
+def record_job(self, result: dict, artefacts: str | None = None, signature: dict | None = None) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
         return {"ignored": True}
     cfg = app_config(self.app)
@@ -230,7 +232,7 @@ def record_job(self, result: dict, artefacts: str | None = None) -> dict:
     from swarmgym.ledger import record_from_result
     from swarmgym.queue.accept import check_record
 
-    if (refused := check_record(cfg, for_config(cfg), res, result)) is not None:
+    if (refused := check_record(cfg, for_config(cfg), res, result, artefacts, signature)) is not None:
         return refused
     rec = record_from_result(res)
     if res.pool:

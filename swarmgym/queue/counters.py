@@ -16,6 +16,9 @@ Redis keys of one campaign (owner: this module; see docs/redis-keys.md):
                                     host of every running job in constant time; deleted at finalize
 ``swarmgym:campaign:<cid>:finalizing``  the finalize claim (``SET NX EX``), so one process finalizes
 
+The campaign hash's ``epoch`` field is set when the campaign is opened and never by a rebuild: its
+absence says Redis lost the campaign's keys at some point (:func:`intact`).
+
 A job counts as recorded once, whatever the number of deliveries: :data:`_RECORD` flips its state to
 ``done`` and increments ``recorded`` only if it was not done already, and only for a planned job.
 """
@@ -53,6 +56,16 @@ def claim_key(cid: str) -> str:
 
 def running_key(cid: str) -> str:
     return f"{PREFIX}campaign:{cid}:running"
+
+
+EPOCH = "epoch"  # set when the campaign is opened, never by a rebuild: its absence means Redis lost the campaign
+
+
+def intact(r, cid: str) -> bool:
+    """Has Redis held this campaign's keys since it was opened (no flush, no restart without
+    persistence)?  The ``epoch`` field is written by :func:`open_campaign` only; :func:`rebuild`
+    (after a loss) leaves it out, so per-job evidence Redis once held may be gone."""
+    return bool(r.hexists(hash_key(cid), EPOCH))
 
 
 def keys_of(cid: str) -> list[str]:
@@ -128,13 +141,18 @@ def _readable(change: dict) -> dict:
 
 
 def open_campaign(r, cid: str, *, planned: int, variant: str, tier: str, created: float, status: str = "running",
-                  ttl: int | None = None) -> None:
-    """Create (or refresh the descriptive fields of) the campaign hash; counters start at 0 once."""
+                  ttl: int | None = None, epoch: bool = True) -> None:
+    """Create (or refresh the descriptive fields of) the campaign hash; counters start at 0 once.
+    A hash created here gets its ``epoch`` (unless ``epoch=False``: not an opening); one refreshed
+    here keeps whatever it had (a rebuilt one stays without)."""
+    fresh = epoch and not r.exists(hash_key(cid))
     pipe = r.pipeline(transaction=False)
     pipe.hset(hash_key(cid), mapping={"planned": planned, "jobs": planned, "variant": variant, "tier": tier,
                                       "created": created, "status": status})
     for c in COUNTERS[1:]:
         pipe.hsetnx(hash_key(cid), c, 0)
+    if fresh:
+        pipe.hsetnx(hash_key(cid), EPOCH, round(time.time(), 3))
     pipe.sadd(CAMPAIGNS_SET, cid)
     if ttl:
         pipe.expire(hash_key(cid), ttl)

@@ -44,6 +44,36 @@ def holder(r: redis.Redis, job_id: str) -> str | None:
     return r.get(lease_key(job_id))
 
 
+def leased_key(cid: str) -> str:
+    """Every host that ever took a lease on each job of campaign ``cid`` (hash job_id -> ``h1,h2``).
+
+    Unlike the lease it has no short expiry: it outlives the job (``queue.result_expires`` as a
+    backstop, deleted at finalize), so the coordinator can tell a job nobody ever leased from one
+    whose lease has ended (:mod:`swarmgym.queue.accept`)."""
+    return f"{PREFIX}campaign:{cid}:leased"
+
+
+_MARK = """
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+elseif not string.find(',' .. cur .. ',', ',' .. ARGV[2] .. ',', 1, true) then
+  redis.call('HSET', KEYS[1], ARGV[1], cur .. ',' .. ARGV[2]) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
+def mark_leased(r: redis.Redis, cid: str, job_id: str, host: str, ttl: int) -> None:
+    """Note that ``host`` took ``job_id``'s lease (idempotent; several hosts accumulate)."""
+    r.eval(_MARK, 1, leased_key(cid), job_id, host, max(1, int(ttl)))
+
+
+def leased_by(r: redis.Redis, cid: str, job_id: str) -> list[str]:
+    """The hosts that ever leased ``job_id`` (empty: none did, or Redis lost the mark)."""
+    raw = r.hget(leased_key(cid), job_id)
+    return [h for h in (raw or "").split(",") if h]
+
+
 class JobLease:
     """Context-free lease object: ``acquire()`` -> bool, ``release()``; renewed by a daemon thread."""
 

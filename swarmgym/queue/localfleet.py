@@ -4,6 +4,10 @@
 to ``<logs>/<name>.log``), waits until they answer a ping, and stops them (SIGTERM, then
 SIGKILL of the whole group).  ``kill(name)`` SIGKILLs only a worker's main process, like a host
 losing power mid-job.
+
+Each host gets a key of its own and the coordinator a keyring trusting them, in ``keys`` (default:
+a private temp folder, outside the home), as an operator would set up with ``swarmgym hosts key``;
+an env that names ``SWARMGYM_QUEUE_HOST_KEY_FILE`` / ``SWARMGYM_QUEUE_KEYRING_FILE`` keeps its own.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +45,31 @@ class Proc:
 
 class LocalFleet:
     def __init__(self, home: Path, env: dict[str, str] | None = None, logs: Path | None = None,
-                 die_with_parent: bool = False):
+                 die_with_parent: bool = False, keys: Path | None = None):
         self.home = Path(home)
         self.die_with_parent = die_with_parent
         self.env = {**os.environ, **(env or {}), "SWARMGYM_HOME": str(self.home)}
         self.logs = Path(logs or self.home / "logs")
         self.logs.mkdir(parents=True, exist_ok=True)
         self.procs: dict[str, Proc] = {}
+        self.keys = Path(keys or tempfile.mkdtemp(prefix="swarmgym-keys-"))
+        self.keyring = Path(self.env.get("SWARMGYM_QUEUE_KEYRING_FILE") or self.keys / "keyring")
+        self.env["SWARMGYM_QUEUE_KEYRING_FILE"] = str(self.keyring)
+
+    def host_key(self, host: str) -> Path:
+        """``host``'s key file, created and trusted by this fleet's keyring on first use."""
+        from swarmgym.hostkeys import new_key_file, trust
+
+        path = self.keys / f"{host}.key"
+        if not path.exists():
+            trust(self.keyring, host, new_key_file(path, host))
+        return path
+
+    def _host_env(self, host: str, env: dict[str, str] | None) -> dict[str, str]:
+        env = dict(env or {})
+        if "SWARMGYM_QUEUE_HOST_KEY_FILE" not in {**self.env, **env}:
+            env["SWARMGYM_QUEUE_HOST_KEY_FILE"] = str(self.host_key(host))
+        return env
 
     def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> Proc:
         log = self.logs / f"{name.replace('@', '_')}.log"
@@ -63,11 +86,16 @@ class LocalFleet:
                concurrency: int = 1) -> str:
         name = f"{variant}@{host}"
         self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--variant", variant, "--host", host,
-                           "--concurrency", str(concurrency), "--home", str(home or self.home)], env)
+                           "--concurrency", str(concurrency), "--home", str(home or self.home)],
+                    self._host_env(host, env))
         return name
 
     def coordinator(self, host: str = "coord", env: dict[str, str] | None = None) -> str:
         name = f"coordinator@{host}"
+        if not self.keyring.exists():
+            from swarmgym.hostkeys import write_keyring
+
+            write_keyring(self.keyring, {})
         self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--coordinator", "--host", host,
                            "--home", str(self.home)], env)
         return name

@@ -17,16 +17,18 @@ __all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "hash
 
 
 def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[str, str] | None = None,
-                 ttl: int = 604800) -> None:
+                 ttl: int = 604800, opening: bool = True) -> None:
     """Write the campaign hash (idempotent: counters are kept).  If Redis lost it and ``recorded``
-    (job_id -> overall, from the ledger) is given, the counters are rebuilt from the plan and it."""
+    (job_id -> overall, from the ledger) is given, the counters are rebuilt from the plan and it.
+    ``opening=False``: not the campaign's opening (a hash created now gets no epoch, see
+    :func:`counters.intact`)."""
     status = status or ("cancelled" if camp.cancelled else "running")
     if recorded is not None and not r.exists(hash_key(camp.campaign_id)):
         counters.rebuild(r, camp.campaign_id, planned=[j.job_id for j in camp.jobs], recorded=recorded,
                          variant=camp.variant, tier=camp.tier, created=camp.created, status=status, ttl=ttl)
         return
     counters.open_campaign(r, camp.campaign_id, planned=len(camp.jobs), variant=camp.variant, tier=camp.tier,
-                           created=camp.created, status=status)
+                           created=camp.created, status=status, epoch=opening)
 
 
 def load_campaign(cfg, cid: str) -> Campaign:
@@ -51,7 +53,7 @@ def set_cancelled(cfg, r, cid: str) -> Campaign:
     camp.cancelled = True
     save_campaign(cfg, camp)
     plans.publish(r, camp, cfg.queue.result_expires)
-    ensure_redis(r, camp, "cancelled")
+    ensure_redis(r, camp, "cancelled", opening=False)
     return camp
 
 

@@ -15,7 +15,7 @@ from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, dispatch
 from swarmgym.queue.redis_util import for_config
-from tests.support.queue import (BACKEND_DB, app_for, cli, client, documented_patterns, plan, result_for,
+from tests.support.queue import (BACKEND_DB, app_for, cli, client, documented_patterns, plan, result_for, send_as_host,
                                  tiny_jobs_home, wait_until)
 
 pytestmark = pytest.mark.redis
@@ -57,7 +57,7 @@ def test_a_duplicate_delivery_neither_double_counts_nor_completes_the_campaign_e
     fleet = fleet_factory()
     fleet.wait_ready(app, [fleet.coordinator()])
     for _ in range(3):  # the same result delivered three times (a redelivery, a re-sent job)
-        app.send_task("swarmgym.record_job", args=[result_for(first)], queue="coordinator", ignore_result=True)
+        send_as_host(app, fleet, result_for(first))
     app.send_task("swarmgym.record_job", args=[{"job_id": second.job_id, "campaign_id": cid, "duplicate": True}],
                   queue="coordinator", ignore_result=True)  # a host's duplicate marker for the other job
     r = for_config(load_config(home))
@@ -65,7 +65,7 @@ def test_a_duplicate_delivery_neither_double_counts_nor_completes_the_campaign_e
     snap = counters.snapshot(r, cid)
     assert snap["recorded"] == 1 and snap["planned"] == 2 and snap["status"] == "running"
     assert not Ledger(home / "ledger").has_job(f"campaign:{cid}")
-    app.send_task("swarmgym.record_job", args=[result_for(second)], queue="coordinator", ignore_result=True)
+    send_as_host(app, fleet, result_for(second))
     wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 30, 0.2, "the campaign record")
     lines = [json.loads(x)["job_id"] for x in (home / "ledger" / "sessions.jsonl").read_text().splitlines()]
     assert sorted(lines) == sorted([first.job_id, second.job_id, f"campaign:{cid}"])

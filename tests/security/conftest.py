@@ -92,3 +92,43 @@ def fleet(tmp_path_factory, redis_server) -> Arena:
         os.environ.clear()
         os.environ.update(old)
         lf.stop_all()
+
+
+@pytest.fixture
+def planned(tmp_path, tmp_path_factory, redis_server):
+    from swarmgym.bench import new_bench_campaign
+    from swarmgym.config import load_config
+    from swarmgym.queue import store
+    from swarmgym.hostkeys import new_key_file, trust
+
+    keys = tmp_path_factory.mktemp("keys")  # outside the home, as an operator keeps them
+    cfg = load_config(tmp_path, environ={}, overrides={"queue.keyring_file": str(keys / "keyring")})
+    for host in ("h1", "h2"):
+        trust(keys / "keyring", host, new_key_file(keys / f"{host}.key", host))
+    camp = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim")
+    r = redis_server.client(db=5)  # db 0 belongs to the hostile fleet
+    r.flushdb()
+    store.ensure_redis(r, camp)  # what enqueue does: the campaign's counters exist before any job runs
+    return Planned(cfg, r, camp, camp.jobs[0], keys)
+
+
+class Planned:
+    def __init__(self, cfg, r, camp, job, keys):
+        self.cfg, self.r, self.camp, self.job, self.keys = cfg, r, camp, job, keys
+
+    def __iter__(self):
+        return iter((self.cfg, self.r, self.camp, self.job))
+
+    def key(self, host: str) -> bytes:
+        from swarmgym.hostkeys import read_key_file
+
+        return read_key_file(self.keys / f"{host}.key")
+
+    def refusal(self, res, signer: str | None = None, bundle: str | None = None) -> str | None:
+        """The coordinator's answer to ``res`` signed by ``signer``'s key (default: the host it names)."""
+        from swarmgym.queue import accept
+        from swarmgym.queue.signing import sign
+
+        payload = res.model_dump(mode="json")
+        sig = sign(self.key(signer or res.host), res.host, payload, bundle)
+        return accept.record_refusal(self.cfg, self.r, res, payload, bundle, sig)

@@ -14,36 +14,24 @@ import pytest
 from swarmgym.campaign import load_campaign, save_campaign
 from swarmgym.config import load_config
 from swarmgym.models import JobResult
-from swarmgym.queue import accept, store
-from swarmgym.queue.lease import JobLease
+from swarmgym.queue import accept
+from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, variant_queue
-
-
-@pytest.fixture
-def planned(tmp_path, redis_server):
-    from swarmgym.bench import new_bench_campaign
-
-    cfg = load_config(tmp_path, environ={})
-    camp = new_bench_campaign(cfg, "smoke", "mlx", swarm="sim")
-    r = redis_server.client(db=5)  # db 0 belongs to the hostile fleet
-    r.flushdb()
-    store.ensure_redis(r, camp)  # what enqueue does: the campaign's counters exist before any job runs
-    return cfg, r, camp, camp.jobs[0]
 
 
 def test_a_result_from_the_host_that_held_the_lease_is_accepted(planned):
     cfg, r, camp, job = planned
     lease = JobLease(r, job.job_id, "h1", 30)
     assert lease.acquire()
-    store.mark_job(r, camp.campaign_id, job.job_id, "running", host="h1")
-    lease.release()  # released before record_job is sent: the running mark still proves it
-    assert accept.record_refusal(cfg, r, JobResult(job=job, session_id="s", host="h1")) is None
+    mark_leased(r, camp.campaign_id, job.job_id, "h1", 60)  # what run_job does once it holds the lease
+    lease.release()  # released before record_job is sent: the durable mark still proves it
+    assert planned.refusal(JobResult(job=job, session_id="s", host="h1")) is None
 
 
 def test_a_result_from_a_host_without_the_lease_is_refused(planned):
     cfg, r, camp, job = planned
-    store.mark_job(r, camp.campaign_id, job.job_id, "running", host="h1")
-    why = accept.record_refusal(cfg, r, JobResult(job=job, session_id="s", host="intruder"))
+    mark_leased(r, camp.campaign_id, job.job_id, "h1", 60)
+    why = planned.refusal(JobResult(job=job, session_id="s", host="h2"))
     assert why and "lease was held by h1" in why
 
 
@@ -52,7 +40,7 @@ def test_a_result_from_another_host_while_the_lease_is_held_is_refused(planned):
     lease = JobLease(r, job.job_id, "h1", 30)
     assert lease.acquire()
     try:
-        why = accept.record_refusal(cfg, r, JobResult(job=job, session_id="s", host="h2"))
+        why = planned.refusal(JobResult(job=job, session_id="s", host="h2"))
     finally:
         lease.release()
     assert why and "held by h1" in why
@@ -60,16 +48,16 @@ def test_a_result_from_another_host_while_the_lease_is_held_is_refused(planned):
 
 def test_a_result_whose_spec_differs_from_the_plan_by_one_byte_is_refused(planned):
     cfg, r, camp, job = planned
-    store.mark_job(r, camp.campaign_id, job.job_id, "running", host="h1")
+    mark_leased(r, camp.campaign_id, job.job_id, "h1", 60)
     forged = job.model_copy(update={"seed": job.seed + 1})
-    why = accept.record_refusal(cfg, r, JobResult(job=forged, session_id="s", host="h1"))
+    why = planned.refusal(JobResult(job=forged, session_id="s", host="h1"))
     assert why and "differs from the saved plan" in why
 
 
 def test_a_result_for_a_campaign_without_a_saved_plan_is_refused(planned):
     cfg, r, _camp, job = planned
     other = job.model_copy(update={"campaign_id": "made-up"})
-    assert "no saved plan" in accept.record_refusal(cfg, r, JobResult(job=other, session_id="s", host="h1"))
+    assert "no saved plan" in planned.refusal(JobResult(job=other, session_id="s", host="h1"))
 
 
 @pytest.mark.parametrize("key", ["PYTHONPATH", "LD_PRELOAD", "BASH_ENV", "SWARMGYM_HOME"])

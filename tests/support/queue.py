@@ -60,10 +60,41 @@ def write_config(home, **queue) -> None:
          "result_backend": queue.get("result_backend") or url(BACKEND_DB), "visibility_timeout": 600,
          "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
          "schedule_grace": 1800, "reconcile_secs": 5}
+    q.setdefault("keyring_file", str(keys_dir(home) / "keyring"))  # the coordinator's, outside the home
     q.update(queue)
     swarm = {"timeout": q.pop("swarm_timeout", 120)}
     extra = q.pop("extra", {})
     (home / "config.yaml").write_text(yaml.safe_dump({"queue": q, "swarm": swarm, **extra}))
+
+
+def keys_dir(home) -> Path:
+    """Where a queue home's host keys and keyring live: beside the home, never inside it."""
+    return Path(home).parent / f"{Path(home).name}-keys"
+
+
+def host_key(home, host: str) -> Path:
+    """``host``'s key file for ``home``'s fleet, created and trusted by its keyring on first use (what an
+    operator does once per host with ``swarmgym hosts key new`` / ``add``)."""
+    from swarmgym.hostkeys import new_key_file, trust
+
+    path = keys_dir(home) / f"{host}.key"
+    if not path.exists():
+        trust(keys_dir(home) / "keyring", host, new_key_file(path, host))
+    return path
+
+
+def send_as_host(app, fleet, result: dict, bundle: str | None = None) -> None:
+    """What a host's ``run_job`` does at its end, for a test that plays the host: the job's durable
+    lease mark (the host took its lease), then ``record_job`` signed with the host's key."""
+    from swarmgym.hostkeys import read_key_file
+    from swarmgym.queue.lease import mark_leased
+    from swarmgym.queue.redis_util import for_config
+    from swarmgym.queue.signing import sign
+
+    host, job = result["host"], result["job"]
+    mark_leased(for_config(load_config(fleet.home)), job["campaign_id"], job["job_id"], host, 3600)
+    sig = sign(read_key_file(fleet.host_key(host)), host, result, bundle)
+    app.send_task("swarmgym.record_job", args=[result, bundle, sig], queue="coordinator", ignore_result=True)
 
 
 def app_for(home):

@@ -3,8 +3,9 @@ queue as a worker would receive it, and run the real task on it (Celery's eager 
 
 - :func:`take` pops the messages waiting in a queue (oldest first) and decodes them (zlib bodies too);
 - :func:`run_host` runs every ``swarmgym.run_job`` waiting in a host's queue in a *subprocess* (``python -m
-  tests.support.tasks HOME QUEUE HOST``): the host task sweeps every process below its own, which in the
-  test process would include the session's redis-server;
+  tests.support.tasks HOME QUEUE HOST``) with that host's signing key (trusted by the home's keyring):
+  the host task sweeps every process below its own, which in the test process would include the
+  session's redis-server;
 - :func:`run_coordinator` runs the coordinator's tasks (``record_job``, ``finalize_campaign``,
   ``regenerate_reports``) in this process until its queue is empty.
 
@@ -40,7 +41,10 @@ def run_host(home: Path, queue: str = "variant.mlx", host: str = "h1", env: dict
              timeout: float = 120) -> list[dict]:
     """Run every job waiting in ``queue`` with the real host task, as host ``host``, in a subprocess;
     the task's return values (or ``{"raised": "Type: message"}``)."""
-    full = {**os.environ, **(env or {}), "SWARMGYM_HOME": str(home), "SWARMGYM_WORKER_HOST": host}
+    from tests.support.queue import host_key
+
+    full = {**os.environ, "SWARMGYM_QUEUE_HOST_KEY_FILE": str(host_key(home, host)), **(env or {}),
+            "SWARMGYM_HOME": str(home), "SWARMGYM_WORKER_HOST": host}
     p = subprocess.run([sys.executable, "-m", "tests.support.tasks", str(home), queue, host], cwd=REPO, env=full,
                        capture_output=True, text=True, timeout=timeout, check=False)
     assert p.returncode == 0, p.stderr[-3000:]
