@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from swarmgym import difftable
+from swarmgym import difftable, safefs
 from swarmgym.config import Config
 from swarmgym.isolation import check_policy, resolve
 from swarmgym.models import CheckResult, Evidence
@@ -22,12 +22,9 @@ from swarmgym.suite import Check
 MAX_READ = 2 * 1024 * 1024
 
 
-def _inside(ws: Path, pattern: str) -> list[Path]:
-    root = ws.resolve()
-    if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
-        return []
-    hits = sorted(root.glob(pattern)) if any(c in pattern for c in "*?[") else [root / pattern]
-    return [p for p in hits if p.is_file() and p.resolve().is_relative_to(root)]
+def _inside(ws: Path, pattern: str) -> list[str]:
+    """The workspace's regular files ``pattern`` names: never through a link, never outside (:mod:`swarmgym.safefs`)."""
+    return safefs.glob(ws, pattern)
 
 
 def tool_names(evidence: Evidence | None) -> list[str]:
@@ -50,10 +47,10 @@ def _file_check(check: Check, ws: Path) -> tuple[bool, str]:
     if check.kind == "file_exists":
         return True, f"{len(files)} file(s) match {check.path}"
     rx = re.compile(check.pattern or "", re.MULTILINE) if check.kind == "file_matches" else None
-    for f in files:
-        text = f.read_bytes()[:MAX_READ].decode("utf-8", "replace")
-        if (rx.search(text) if rx else (check.text or "") in text):
-            return True, f"found in {f.relative_to(ws.resolve())}"
+    for rel in files:
+        text = safefs.read_text(ws, rel, MAX_READ)
+        if text is not None and (rx.search(text) if rx else (check.text or "") in text):
+            return True, f"found in {rel}"
     want = check.pattern if rx else repr(check.text)
     return False, f"{want} not found in {check.path}"
 

@@ -16,19 +16,33 @@ import os
 import tarfile
 from pathlib import Path
 
+from swarmgym import safefs
+
 log = logging.getLogger(__name__)
 DERIVED = ("report.html",)  # rebuilt from session.json on arrival, never shipped
 
 
 def pack(folder: Path, cap_bytes: int) -> bytes | None:
-    """gzip tarball of ``folder`` (arcname = its name), or None if it exceeds ``cap_bytes``."""
-    total = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-    if total > cap_bytes * 4:  # clearly too big even after compression: don't bother
+    """gzip tarball of ``folder`` (arcname = its name), or None if it exceeds ``cap_bytes``.  Only the
+    folder's own regular files go in, read through :mod:`swarmgym.safefs` (never a link, a FIFO or a
+    device), as plain 0644 members."""
+    listing = safefs.list_files(folder, max_files=10_000)
+    if listing.truncated or sum(f.size for f in listing.files) > cap_bytes * 4:  # clearly too big even compressed
         return None
     buf = io.BytesIO()
-    derived = {f"{folder.name}/{name}" for name in DERIVED}
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        tar.add(str(folder), arcname=folder.name, filter=lambda ti: None if ti.name in derived else ti)
+        for f in listing.files:
+            if f.rel in DERIVED:
+                continue
+            got = safefs.read_bytes(folder, f.rel, cap_bytes * 4)
+            if got is None:
+                continue
+            data, cut = got
+            if cut:
+                return None
+            ti = tarfile.TarInfo(f"{folder.name}/{f.rel}")
+            ti.size, ti.mtime, ti.mode = len(data), int(f.mtime), 0o644
+            tar.addfile(ti, io.BytesIO(data))
     data = buf.getvalue()
     return data if len(data) <= cap_bytes else None
 

@@ -5,10 +5,12 @@ mid-line (a crash or a timeout kill): every whole line is kept and the cut is re
 problem.  Event names are normalised (``prereview`` → ``pre_review`` …).  Every event goose
 writes is known (the scheduler's ``SwarmEvent`` in goose-swarm ``event.rs``, goose-cli's
 caller-side events); an event this harness does not know yet is kept and counted quietly —
-a newer goose is not a problem.
+a newer goose is not a problem.  The log is read as the workspace's own regular file (never through a
+link, never a FIFO: :mod:`swarmgym.safefs`), at most ``MAX_LOG_BYTES``.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from swarmgym import safefs
 from swarmgym.models import PoolDevice
 
 #: goose-swarm ``event.rs`` ``SwarmEvent`` variants (snake_case tags)
@@ -44,19 +47,12 @@ class EventLog:
 
 
 def newest_log(workspace: Path | str, since: float | None = None) -> Path | None:
-    """The most recent ``.swarm/run-*.jsonl`` (by mtime, then name); ``since`` filters older ones."""
-    d = Path(workspace) / ".swarm"
-    if not d.is_dir():
-        return None
-    logs = []
-    for p in d.glob("run-*.jsonl"):
-        try:
-            mtime = p.stat().st_mtime
-        except OSError:
-            continue
-        if since is None or mtime >= since:
-            logs.append((mtime, p.name, p))
-    return max(logs)[2] if logs else None
+    """The most recent ``.swarm/run-*.jsonl`` (by mtime, then name); ``since`` filters older ones.
+    Only regular files reached without a link count (:mod:`swarmgym.safefs`)."""
+    listing = safefs.list_files(workspace, under=".swarm", max_depth=0, max_files=10_000)
+    logs = [(f.mtime, f.rel, f) for f in listing.files
+            if fnmatch.fnmatchcase(f.rel.rpartition("/")[2], "run-*.jsonl") and (since is None or f.mtime >= since)]
+    return Path(workspace) / max(logs)[1] if logs else None
 
 
 def normalise(name: Any) -> str:
@@ -110,16 +106,17 @@ def read_events(workspace: Path | str, path: Path | str | None = None, *, expect
     log = EventLog()
     try:
         p = Path(path) if path else newest_log(workspace)
-        if p is None or not p.is_file():
+        rel = safefs.inside(workspace, p) if p is not None else None
+        got = safefs.read_bytes(workspace, rel, MAX_LOG_BYTES) if rel else None
+        if p is None or got is None:
             if expect:
-                where = p if p is not None else Path(workspace) / ".swarm"
-                log.problems.append(f"events: no event log found ({where}/run-*.jsonl)")
+                where = Path(workspace) / ".swarm" if p is None else p
+                what = "no event log found" if p is None or rel else "event log outside the workspace, not read"
+                log.problems.append(f"events: {what} ({where}{'/run-*.jsonl' if p is None else ''})")
             return log
         log.path = p
-        with open(p, "rb") as f:
-            data = f.read(MAX_LOG_BYTES + 1)
-        if len(data) > MAX_LOG_BYTES:
-            data = data[:MAX_LOG_BYTES]
+        data, cut = got
+        if cut:
             log.problems.append(f"events: {p.name} larger than {MAX_LOG_BYTES} bytes; read the first part only")
         log.events = parse_lines(data, log.problems, p.name)
         for e in log.events:

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from swarmgym import safefs
 from swarmgym.config import Config
 from swarmgym.errors import UsageError
 from swarmgym.explore import prompts
@@ -77,8 +78,8 @@ def pick_substrate(cfg: Config, seed: int) -> Substrate:
 
 
 def describe_substrate(s: Substrate) -> dict:
-    files = sorted(str(p.relative_to(s.workspace)) for p in s.workspace.rglob("*")
-                   if p.is_file() and not {".swarm", "__pycache__", ".git", ".pytest_cache"} & set(p.relative_to(s.workspace).parts))
+    files = [f.rel for f in safefs.list_files(s.workspace, max_files=200,
+                                              skip_dirs={".swarm", "__pycache__", ".git", ".pytest_cache"}).files]
     return {"app_slug": s.app_slug, "files": files[:200], "earlier_prompts": [p[:3000] for p in s.prompts[-3:]],
             "regression_checks": [c.model_dump(exclude_defaults=True) for c in s.checks]}
 

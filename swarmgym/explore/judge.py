@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from swarmgym import safefs
 from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, Severity, Status
 
 SKIP_DIRS = {".git", ".swarm", "__pycache__", ".pytest_cache", "node_modules", ".venv", "venv", "target", "dist", "build"}
@@ -52,26 +53,28 @@ golden checks run separately; you judge what they cannot see."""
 
 
 def read_code(workspace: Path, max_files: int = 20, max_bytes: int = 60_000) -> tuple[str, list[str], bool]:
-    """The workspace's text sources, bounded; returns (text, files included, truncated?)."""
-    root = Path(workspace)
-    files = sorted((p for p in root.rglob("*") if p.is_file() and p.suffix in CODE_EXT
-                    and not (set(p.relative_to(root).parts[:-1]) & SKIP_DIRS)),
-                   key=lambda p: (p.suffix != ".py", len(p.relative_to(root).parts), str(p)))
-    parts, names, used, truncated = [], [], 0, len(files) > max_files
-    for p in files[:max_files]:
+    """The workspace's text sources, bounded; returns (text, files included, truncated?).  Only its own
+    regular files, never through a link, a FIFO or a device (:mod:`swarmgym.safefs`): nothing outside
+    the workspace can reach the brain's request."""
+    listing = safefs.list_files(workspace, max_files=2000, skip_dirs=SKIP_DIRS, suffixes=CODE_EXT)
+    files = sorted(listing.files, key=lambda f: (not f.rel.endswith(".py"), f.rel.count("/"), f.rel))
+    parts, names, used, truncated = [], [], 0, len(files) > max_files or listing.truncated
+    for f in files[:max_files]:
         room = max_bytes - used
         if room <= 200:
             truncated = True
             break
-        data = p.read_bytes()
+        got = safefs.read_bytes(workspace, f.rel, room)
+        if got is None:
+            continue
+        data, cut = got
         if b"\0" in data[:1024]:
             continue
-        text = data[:room].decode("utf-8", "replace")
-        truncated |= len(data) > room
-        rel = str(p.relative_to(root))
-        parts.append(f"=== {rel} ===\n{text}")
-        names.append(rel)
-        used += len(text) + len(rel) + 10
+        text = data.decode("utf-8", "replace")
+        truncated |= cut
+        parts.append(f"=== {f.rel} ===\n{text}")
+        names.append(f.rel)
+        used += len(text) + len(f.rel) + 10
     return "\n\n".join(parts), names, truncated
 
 

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from swarmgym import safefs
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError
 from swarmgym.explore.archetypes import Substrate, check_archetype, open_session, pick_substrate
@@ -103,8 +104,8 @@ def _state_for_brain(st: _State, turn: Turn, n: int, budget: int) -> dict[str, A
             "check_results": results[:40],
             "findings": [f.model_dump() for f in (v.findings if v else [])][:20],
             "existing_checks": [c.name for c in st.checks],
-            "files": sorted(str(p.relative_to(st.workspace)) for p in st.workspace.rglob("*.py")
-                            if ".swarm" not in p.parts)[:100]}
+            "files": [f.rel for f in safefs.list_files(st.workspace, max_files=100, skip_dirs={".swarm"},
+                                                       suffixes={".py"}).files]}
 
 
 def _record(cfg: Config, doc: SessionDoc, brain, started: float) -> None:

@@ -10,6 +10,9 @@ Blockers (status fail):
 - a ``breakpoint()`` / ``pdb`` call left in.
 Smells (partial): ``TODO``/``FIXME``/``XXX``, and ``NotImplementedError`` raised on a path of a real
 function that no check reached.
+
+Only the workspace's own regular source files are read (:mod:`swarmgym.safefs`: never a link, a FIFO
+or a device), the first ``MAX_BYTES`` of each.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from swarmgym import safefs
 from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
 from swarmgym.verify import checks as _checks  # noqa: F401 - registered first: diagnostics reads its results
 from swarmgym.verify import dimension
@@ -37,17 +41,11 @@ FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 NOT_IMPLEMENTED = ("NotImplementedError", "NotImplemented")
 
 
-def source_files(ws: Path) -> list[Path]:
-    out: list[Path] = []
-    for p in sorted(ws.rglob("*")):
-        if len(out) >= MAX_FILES:
-            break
-        rel = p.relative_to(ws)
-        if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
-            continue
-        if p.is_file() and p.suffix in SOURCE_EXT:
-            out.append(p)
-    return out
+def source_files(ws: Path) -> list[str]:
+    """Workspace-relative paths of the source files to scan: regular files only, never through a link
+    (:mod:`swarmgym.safefs`), hidden and cache folders skipped, at most ``MAX_FILES``."""
+    return [f.rel for f in safefs.list_files(ws, max_files=MAX_FILES, skip_dirs=SKIP_DIRS, skip_hidden_dirs=True,
+                                             suffixes=SOURCE_EXT).files]
 
 
 def _raises_not_implemented(node: ast.AST) -> bool:
@@ -164,20 +162,20 @@ def scan(ws: Path, results: list[CheckResult] | None = None) -> tuple[list[Row],
     blockers: list[Row] = []
     smells: list[Row] = []
     modules: list[_Module] = []
-    files = source_files(ws)
-    for f in files:
-        text = f.read_bytes()[:MAX_BYTES].decode("utf-8", "replace")
-        rel = f.relative_to(ws).as_posix()
+    rels = source_files(ws)
+    for rel in rels:
+        text = safefs.read_text(ws, rel, MAX_BYTES)
+        if text is None:
+            continue
         for n, src in enumerate(text.splitlines(), 1):
             m = SMELL.search(src)
             if m:
                 smells.append({"file": rel, "line": n, "what": m.group(1), "text": src.strip()[:160]})
-        if f.suffix == ".py":
+        if rel.endswith(".py"):
             try:
                 modules.append(_Module(rel, ast.parse(text)))
-            except (SyntaxError, ValueError):
+            except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested past what the parser takes
                 continue
-    rels = [f.relative_to(ws).as_posix() for f in files]
     reached = reached_stubs(results or [], rels)
     blockers += reached
     seen = {(b["file"], b["line"]) for b in reached}

@@ -18,7 +18,8 @@ def test_files_are_listed_with_size_and_sha256_and_noise_is_skipped(tmp_path):
     files, truncated, problems = snapshot(tmp_path, 100)
     assert [f.path for f in files] == ["app/main.py"]
     assert files[0].size == 9 and files[0].sha256 == hashlib.sha256(b"print(1)\n").hexdigest()
-    assert not truncated and problems == []
+    assert not truncated and problems == ["snapshot: not read (links are never followed, only regular files are "
+                                          "read): 1 symlink(s)"]
 
 
 def test_more_files_than_the_cap_are_truncated_with_a_problem(tmp_path):
@@ -26,7 +27,7 @@ def test_more_files_than_the_cap_are_truncated_with_a_problem(tmp_path):
         (tmp_path / f"f{i:02d}.txt").write_text(str(i))
     files, truncated, problems = snapshot(tmp_path, 5)
     assert [f.path for f in files] == [f"f{i:02d}.txt" for i in range(5)]
-    assert truncated and "12 files" in problems[0]
+    assert truncated and "more than 5 files" in problems[0] and "kept the first 5" in problems[0]
 
 
 def test_a_missing_workspace_is_a_problem(tmp_path):
