@@ -57,6 +57,8 @@ class SwarmConfig(_Section):
                                                         "(GOOSE_PATH_ROOT, XDG_DATA_HOME, ~/.local/share/goose). A run "
                                                         "swarmgym starts reads its own per-job sessions.db")
     snapshot_max_files: int = Field(2000, gt=0)
+    sessions_db_max_mb: int = Field(1024, gt=0, description="a larger goose sessions.db is not read (its traces "
+                                                            "are reported missing)")
 
     @field_validator("adapter")
     @classmethod

@@ -63,7 +63,10 @@ def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str,
     problems: list[str] = []
     if res.timed_out:
         problems.append(f"run: timed out after {timeout:g}s; process group killed (exit 124)")
-    report, report_problems = parse_report(res.stdout)
+    try:
+        report, report_problems = parse_report(res.stdout)
+    except Exception as e:  # noqa: BLE001 - whatever the swarm printed, its job is graded and recorded
+        report, report_problems = None, [f"report: stdout unreadable ({type(e).__name__}); no RunReport used"]
     source: Literal["stdout", "events", "none"] = "stdout" if report is not None else "none"
     log_path = newest_log(ws, since=res.started - 1.0) if has_fleet_log else None
     if report is not None:

@@ -13,7 +13,7 @@ from typing import Any
 from swarmgym.collect.events import read_events
 from swarmgym.collect.report import report_from_events
 from swarmgym.collect.snapshot import snapshot
-from swarmgym.collect.traces import default_sessions_db, read_traces
+from swarmgym.collect.traces import MAX_DB_MB, default_sessions_db, read_traces
 from swarmgym.hosts import host_name
 from swarmgym.models import Evidence, RunOutcome
 
@@ -64,7 +64,8 @@ def collect(workspace: Path | str, outcome: RunOutcome | None, cfg, *,
         path = sessions_db or (ev.run.sessions_db if ev.run else None)
         if path is None and cfg is not None:
             path = default_sessions_db(os.environ, getattr(cfg.swarm, "sessions_db", None))
-        ev.traces, problems = read_traces(path, ids)
+        ev.traces, problems = read_traces(path, ids, max_mb=getattr(getattr(cfg, "swarm", None), "sessions_db_max_mb",
+                                                                    MAX_DB_MB))
         ev.problems.extend(problems)
 
     def files() -> None:

@@ -11,7 +11,6 @@ link, never a FIFO: :mod:`swarmgym.safefs`), at most ``MAX_LOG_BYTES``.
 from __future__ import annotations
 
 import fnmatch
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from swarmgym import safefs
+from swarmgym.collect import jsonbound
 from swarmgym.models import PoolDevice
 
 #: goose-swarm ``event.rs`` ``SwarmEvent`` variants (snake_case tags)
@@ -68,7 +68,7 @@ def parse_lines(data: bytes, problems: list[str], where: str) -> list[dict[str, 
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw.decode("utf-8", "replace"))
+            obj = jsonbound.loads(raw.decode("utf-8", "replace"))
         except ValueError:
             if n == len(lines) and not ends_clean:
                 problems.append(f"events: {where}: last line cut mid-line ({len(raw)} bytes); "

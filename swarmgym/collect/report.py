@@ -7,11 +7,11 @@ reported back as a one-line problem string.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
+from swarmgym.collect.jsonbound import find_report
 from swarmgym.models import RunReport, TaskOutcome
 
 #: the RunReport fields of the goose version this harness was written against (docs/architecture.md section 4)
@@ -38,32 +38,10 @@ def find_json_object(text: str) -> dict[str, Any] | None:
     that is a RunReport (goose prints it with ``to_string_pretty``, possibly after noise lines).
 
     Objects nested inside another decoded object are never candidates, so a task object is never
-    taken for the report; a truncated report is no report at all.
+    taken for the report; a truncated report is no report at all.  Time linear in the text, nesting
+    capped (:mod:`swarmgym.collect.jsonbound`): whatever the swarm printed, this returns.
     """
-    text = (text or "").strip()
-    if not text:
-        return None
-    try:
-        data = json.loads(text)
-        if isinstance(data, dict):
-            return data
-    except ValueError:
-        pass
-    decoder = json.JSONDecoder()
-    found = None
-    pos = 0
-    while True:
-        start = text.find("{", pos)
-        if start < 0:
-            return found
-        try:
-            obj, end = decoder.raw_decode(text, start)
-        except ValueError:
-            pos = start + 1
-            continue
-        if looks_like_report(obj):
-            found = obj
-        pos = end  # skip everything inside this object: only outermost objects count
+    return find_report(text, looks_like_report)
 
 
 def _normalise_tool_calls(items: Any) -> list[Any]:

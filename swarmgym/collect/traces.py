@@ -4,21 +4,31 @@ goose keeps one session per swarm task in ``messages(id, session_id, role, conte
 created_timestamp, …)``.  ``content_json`` is a JSON list of items tagged by ``type``: tool
 calls are ``toolRequest`` items (name at ``toolCall.value.name``), their results
 ``toolResponse`` items (``toolResult.status`` / ``isError``) matched by ``id``.
+
+goose's state folders are writable by the swarm, so the database is opened only if it, its folder and
+its ``-wal``/``-shm`` companions are plain (no link, no FIFO) and it is within a size cap; all task
+sessions are read with one query, and at most :data:`MAX_READ` bytes of messages.
 """
 from __future__ import annotations
 
-import json
+import os
 import sqlite3
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from swarmgym import safefs
+from swarmgym.collect import jsonbound
 from swarmgym.collect.report import is_mcp_name
 from swarmgym.goose_paths import sessions_db
 from swarmgym.models import SessionTrace, ToolCall
 
 BUSY_TIMEOUT = 2.0
+MAX_DB_MB = 1024          # a larger sessions.db is not opened (swarm.sessions_db_max_mb)
+MAX_READ = 64 << 20       # bytes of message content read for one job
+CHUNK = 500               # session ids per query (SQLite's variable limit is 999 on old builds)
 
 
 def default_sessions_db(env: Mapping[str, str] | None = None, configured: str | None = None) -> Path:
@@ -28,17 +38,39 @@ def default_sessions_db(env: Mapping[str, str] | None = None, configured: str | 
     return sessions_db(env)
 
 
-def connect_ro(path: Path) -> sqlite3.Connection:
-    """Open ``path`` read-only (no file is created, nothing is written)."""
-    if not path.is_file():
-        raise FileNotFoundError(f"no sessions.db at {path}")
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+def _plain(path: Path) -> None:
+    """``path`` is absent or a regular file, and not a link; its folder is not a link either (goose's
+    state folders are writable by the swarm, which could plant a link to another database or a FIFO)."""
+    for p, must_exist in ((path.parent, True), (path, True), (path.with_name(path.name + "-wal"), False),
+                          (path.with_name(path.name + "-shm"), False)):
+        try:
+            st = os.lstat(p)
+        except FileNotFoundError:
+            if must_exist:
+                raise FileNotFoundError(f"no sessions.db at {path}") from None
+            continue
+        want = stat.S_ISDIR if p == path.parent else stat.S_ISREG
+        if not want(st.st_mode):
+            raise OSError(f"{p} is a {safefs.kind_of(st.st_mode)}, not a plain "
+                          f"{'folder' if p == path.parent else 'file'}; not opened")
+
+
+def connect_ro(path: Path, max_bytes: int | None = None) -> sqlite3.Connection:
+    """Open ``path`` read-only (no file is created, nothing is written); never through a link, never
+    a FIFO, never a file larger than ``max_bytes``."""
+    path = Path(os.path.abspath(path))
+    _plain(path)
+    size = os.lstat(path).st_size
+    if max_bytes is not None and size > max_bytes:
+        raise OSError(f"{path} is {size // (1 << 20)} MB, over the {max_bytes // (1 << 20)} MB cap "
+                      "(swarm.sessions_db_max_mb); not read")
+    uri = f"file:{quote(str(path))}?mode=ro"
     return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT)
 
 
 def _items(content_json: Any) -> list[dict[str, Any]]:
     try:
-        data = json.loads(content_json) if isinstance(content_json, (str, bytes)) else content_json
+        data = jsonbound.loads(content_json) if isinstance(content_json, (str, bytes)) else content_json
     except ValueError:
         return []
     if isinstance(data, dict):
@@ -87,8 +119,10 @@ def trace_from_rows(session_id: str, rows: Iterable[tuple[str, Any]]) -> Session
                         mcp_calls=sum(1 for c in calls if c.is_mcp), found=n > 0)
 
 
-def read_traces(db_path: Path | str | None, session_ids: Iterable[str]) -> tuple[dict[str, SessionTrace], list[str]]:
-    """One SessionTrace per session id (``found=False`` when absent); never raises."""
+def read_traces(db_path: Path | str | None, session_ids: Iterable[str], *, max_mb: int = MAX_DB_MB,
+                max_read: int = MAX_READ) -> tuple[dict[str, SessionTrace], list[str]]:
+    """One SessionTrace per session id (``found=False`` when absent); never raises.  One query for all
+    the ids (in chunks of :data:`CHUNK`), rows streamed, at most ``max_read`` bytes of messages read."""
     ids = list(dict.fromkeys(s for s in session_ids if s))
     problems: list[str] = []
     missing = {sid: SessionTrace(session_id=sid, found=False) for sid in ids}
@@ -98,19 +132,30 @@ def read_traces(db_path: Path | str | None, session_ids: Iterable[str]) -> tuple
         return missing, ["traces: no sessions.db path known; worker traces not read"]
     path = Path(db_path).expanduser()
     try:
-        con = connect_ro(path)
+        con = connect_ro(path, max_mb * (1 << 20))
     except (OSError, sqlite3.Error) as e:
         return missing, [f"traces: cannot open {path}: {e}"]
-    out: dict[str, SessionTrace] = {}
+    rows: dict[str, list[tuple[str, Any]]] = {sid: [] for sid in ids}
+    read = 0
     try:
-        for sid in ids:
-            rows = con.execute("SELECT role, content_json FROM messages WHERE session_id = ? ORDER BY id",
-                               (sid,)).fetchall()
-            out[sid] = trace_from_rows(sid, rows) if rows else SessionTrace(session_id=sid, found=False)
+        for i in range(0, len(ids), CHUNK):
+            chunk = ids[i:i + CHUNK]
+            sql = (f"SELECT session_id, role, content_json FROM messages WHERE session_id IN "
+                   f"({','.join('?' * len(chunk))}) ORDER BY id")
+            for sid, role, content in con.execute(sql, chunk):
+                read += len(content or "")
+                if read > max_read:
+                    problems.append(f"traces: more than {max_read // (1 << 20)} MB of messages in {path}; "
+                                    "the rest not read")
+                    break
+                rows[sid].append((role, content))
+            if read > max_read:
+                break
     except sqlite3.Error as e:
         return missing, [f"traces: cannot read {path}: {e}"]
     finally:
         con.close()
+    out = {sid: trace_from_rows(sid, r) if r else SessionTrace(session_id=sid, found=False) for sid, r in rows.items()}
     absent = [sid for sid, t in out.items() if not t.found]
     if absent:
         problems.append(f"traces: {len(absent)} of {len(ids)} task session(s) not in {path}: {', '.join(absent[:5])}")
