@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
+from swarmgym.textsafe import shown
 from swarmgym.models import TIERS
 
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
@@ -18,8 +19,9 @@ def _line(res) -> str:
     overall = "infra" if res.status == "infra" else "error" if v is None else v.overall
     dims = " ".join(f"{d}={v.status(d)}" for d in ("checks", "swarm", "cluster", "diagnostics")) if v else (
         f"{res.error.type}: {res.error.message}" if res.error else res.status)
-    return (f"{res.job.seq + 1:>3} {res.job.spec:<8} rep {res.job.rep:<2} {BADGE[overall]:<18} "
-            f"functional={int(bool(v and v.functional))} {res.wall_secs:6.1f}s  {dims}  [dim]{res.session_id}[/]")
+    return (f"{res.job.seq + 1:>3} {shown(res.job.spec):<8} rep {res.job.rep:<2} {BADGE[overall]:<18} "
+            f"functional={int(bool(v and v.functional))} {res.wall_secs:6.1f}s  {shown(dims)}  "
+            f"[dim]{shown(res.session_id)}[/]")
 
 
 VERDICT_STYLE = {"regressed": "bold red", "improved": "bold green", "no change": "dim", "not comparable": "yellow"}

@@ -17,6 +17,7 @@ from rich.progress import (
 )
 
 from swarmgym.cli import config_from
+from swarmgym.textsafe import shown
 
 DECISION_STYLE = {"B": "[green]B[/]", "A": "[green]A[/]", "no difference": "[cyan]no difference[/]",
                   "undecided": "[yellow]undecided[/]", "continue": "[dim]continue[/]"}
@@ -26,7 +27,7 @@ def _round_line(rnd, step, st) -> str:
     import math
 
     bound = math.log(1 / st.alpha)
-    notes = [f"{p.spec}: {p.note}" for p in rnd.pairs if p.note]
+    notes = [shown(f"{p.spec}: {p.note}") for p in rnd.pairs if p.note]
     return (f"round {rnd.round:>2} · {st.runs:>3} runs · A-only {step.a_wins} / B-only {step.b_wins} of "
             f"{step.pairs} pairs · log e {step.log_e:5.2f} / {bound:.2f} · p {step.p_value:.4f} · effect "
             f"{step.effect:+.2f} [{step.lo:+.2f}, {step.hi:+.2f}] · {DECISION_STYLE.get(step.decision, step.decision)}"

@@ -5,6 +5,7 @@ import click
 from rich.console import Console
 
 from swarmgym.cli import config_from
+from swarmgym.textsafe import shown
 
 ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
@@ -39,7 +40,7 @@ def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id:
         def progress(msg: str) -> None:
             status.update(f"{archetype} seed {seed}: {msg[:150]}")
             if msg.startswith(("turn ", "tweak", "next move", "brain error")):
-                console.print(f"  [dim]{msg[:200]}[/]")
+                console.print(f"  [dim]{shown(msg[:200])}[/]")
 
         doc = run_session(cfg, archetype, persona=o["persona"], seed=seed, turns=o["turns"], judge=not o["no_judge"],
                           tweak=o["tweak"], variant=o["variant"], adapter=o["swarm"], tweaker=o["tweaker"],
@@ -51,21 +52,22 @@ def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id:
 def _report(console: Console, cfg, doc, *, findings: bool) -> None:
     mon = doc.data.get("monitor") or {}
     flagged = [(s, d) for s in ("starved", "idle", "underused") for d in mon.get(s, [])]
-    fleet = ", ".join(f"[red]{d} {s}[/]" if s != "underused" else f"[yellow]{d} {s}[/]" for s, d in flagged) or "balanced"
-    err = f"  [magenta]{doc.error.type}: {doc.error.message[:200]}[/]" if doc.error else ""
-    console.print(f"{doc.archetype:<17} {doc.app_slug or '-':<14} {BADGE.get(doc.overall, doc.overall)} "
+    fleet = ", ".join(f"[red]{shown(d)} {s}[/]" if s != "underused" else f"[yellow]{shown(d)} {s}[/]"
+                      for s, d in flagged) or "balanced"
+    err = f"  [magenta]{shown(doc.error.type)}: {shown(doc.error.message[:200])}[/]" if doc.error else ""
+    console.print(f"{doc.archetype:<17} {shown(doc.app_slug or '-'):<14} {BADGE.get(doc.overall, doc.overall)} "
                   f"functional={int(doc.functional)} turns={len(doc.turns)} fleet: {fleet}{err}")
     if findings:
         for f in mon.get("findings", []):
             if f["severity"] != "info":
-                console.print(f"    [yellow]monitor[/] {f['message']}  [dim]hint: {f['hint']}[/]")
+                console.print(f"    [yellow]monitor[/] {shown(f['message'])}  [dim]hint: {shown(f['hint'])}[/]")
         for t in doc.turns:
             if t.tweak:
                 tw = t.tweak
-                console.print(f"    [blue]tweak[/] turn {t.n}: applied {[a['key'] for a in tw.get('applied', [])]} "
-                              f"rejected {[r['key'] for r in tw.get('rejected', [])]} "
-                              f"before {tw.get('before')} after {tw.get('after')}")
-    console.print(f"    [dim]report: {cfg.runs_dir / doc.session_id / 'report.html'}[/]")
+                console.print(f"    [blue]tweak[/] turn {t.n}: " + shown(
+                    f"applied {[a['key'] for a in tw.get('applied', [])]} rejected {[r['key'] for r in tw.get('rejected', [])]} "
+                    f"before {tw.get('before')} after {tw.get('after')}"))
+    console.print(f"    [dim]report: {shown(cfg.runs_dir / doc.session_id / 'report.html')}[/]")
 
 
 def _many(ctx, console, n: int, archetype: str | None, seed: int, o: dict, *, findings: bool) -> None:
@@ -79,7 +81,7 @@ def _many(ctx, console, n: int, archetype: str | None, seed: int, o: dict, *, fi
         try:
             results.append(_run(ctx, console, arch, seed + i, o, campaign, findings=findings))
         except SwarmgymError as e:  # e.g. continue-existing with no green app: say so, go on
-            console.print(f"{arch:<17} [magenta]skipped[/]: {e}")
+            console.print(f"{arch:<17} [magenta]skipped[/]: {shown(e)}")
     ok = sum(1 for d in results if d.overall == "pass")
     unbalanced = sum(1 for d in results if (d.data.get("monitor") or {}).get("unbalanced"))
     console.print(f"{len(results)} session(s): {ok} pass, {unbalanced} with an unbalanced fleet; campaign {campaign}")

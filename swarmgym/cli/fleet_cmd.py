@@ -25,6 +25,7 @@ from rich.table import Table
 from swarmgym.cli import config_from
 from swarmgym.errors import QueueError
 from swarmgym.models import TIERS
+from swarmgym.textsafe import shown
 
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
          "infra": "[blue]infra[/]"}
@@ -78,7 +79,7 @@ def _recent_table(st: dict) -> Table:
     for col in ("job", "state", "host", "overall", "when"):
         t.add_column(col)
     for c in st["recent"]:
-        t.add_row(str(c.get("job", "?")), str(c.get("s", "?")), c.get("host") or "-",
+        t.add_row(shown(c.get("job", "?")), shown(c.get("s", "?")), shown(c.get("host") or "-"),
                   BADGE.get(c.get("overall") or "", c.get("overall") or "-"), _ago(c.get("ts")))
     return t
 
@@ -89,7 +90,7 @@ def _running_table(st: dict) -> Table:
     for col in ("job", "host", "since"):
         t.add_column(col)
     for jid, x in sorted(st["running_jobs"].items()):
-        t.add_row(jid, x.get("host") or "-", _ago(x.get("since")))
+        t.add_row(shown(jid), shown(x.get("host") or "-"), _ago(x.get("since")))
     return t
 
 
@@ -100,7 +101,7 @@ def _all_table(cfg, r, st: dict) -> Table:
     for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
         t.add_column(col)
     for x in progress.rows(cfg, r, st["campaign_id"]):
-        t.add_row(x["job_id"], x["spec"], str(x["rep"]), x["state"], x["host"] or "-",
+        t.add_row(shown(x["job_id"]), shown(x["spec"]), str(x["rep"]), shown(x["state"]), shown(x["host"] or "-"),
                   BADGE.get(x["overall"], x["overall"] or "-"),
                   f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-")
     return t
@@ -146,7 +147,7 @@ def _problems_table(st: dict) -> Table | None:
     for col in ("job", "state", "reason"):
         t.add_column(col, overflow="fold")
     for x in lines:
-        t.add_row(x["job_id"], x["state"], x["reason"])
+        t.add_row(shown(x["job_id"]), shown(x["state"]), shown(x["reason"]))
     return t
 
 
@@ -274,7 +275,7 @@ def register(cli: click.Group) -> None:
         if wait:
             console = Console(stderr=True)
             st = _watch(cfg, r, sent.campaign_id, console)
-            console.print(_summary(st), soft_wrap=True)
+            console.print(shown(_summary(st), multiline=True), soft_wrap=True)
 
     @cli.command("status")
     @click.argument("campaign_id", required=False)
@@ -306,7 +307,7 @@ def register(cli: click.Group) -> None:
                 click.echo(_json.dumps([_json_state(cfg, r, st, False) for st in states], default=str))
                 return
             for st in states:
-                console.print(_summary(st), soft_wrap=True)
+                console.print(shown(_summary(st), multiline=True), soft_wrap=True)
             return
         if watch and r is not None and not as_json:
             st = _watch(cfg, r, campaign_id, console)
@@ -324,7 +325,7 @@ def register(cli: click.Group) -> None:
         problems = _problems_table(st) if jobs else None
         if problems is not None:
             console.print(problems)
-        console.print(_summary(st), soft_wrap=True)
+        console.print(shown(_summary(st), multiline=True), soft_wrap=True)
 
     @cli.command("resume")
     @click.argument("campaign_id")
@@ -340,7 +341,7 @@ def register(cli: click.Group) -> None:
         click.echo(f"{campaign_id}: re-sent {sent.jobs} job(s)" + ("; finalizing" if not sent.jobs else ""))
         if wait:
             console = Console(stderr=True)
-            console.print(_summary(_watch(cfg, r, campaign_id, console)), soft_wrap=True)
+            console.print(shown(_summary(_watch(cfg, r, campaign_id, console)), multiline=True), soft_wrap=True)
 
     @cli.command("cancel")
     @click.argument("campaign_id")
@@ -376,9 +377,10 @@ def register(cli: click.Group) -> None:
             t.add_column(col, overflow="fold")
         for w in rows:
             state = views.worker_state_text(w)
-            t.add_row(w["worker"] or "-", w["host"], state if w["state"] == "online" else f"[red]{state}[/]",
-                      ",".join(w["queues"]), str(w["concurrency"] or "-"), ", ".join(w["current_job"]) or "-",
-                      w["suite_note"] or "")
+            t.add_row(shown(w["worker"] or "-"), shown(w["host"]),
+                      shown(state) if w["state"] == "online" else f"[red]{shown(state)}[/]",
+                      shown(",".join(w["queues"])), str(w["concurrency"] or "-"),
+                      shown(", ".join(w["current_job"]) or "-"), shown(w["suite_note"] or ""))
         Console(width=max(Console().width, 140)).print(t)
 
     @cli.command("worker")

@@ -6,6 +6,7 @@ import json
 import click
 
 from swarmgym.cli import config_from
+from swarmgym.textsafe import shown
 
 
 @click.command("regrade")
@@ -41,8 +42,8 @@ def regrade_cmd(ctx: click.Context, campaign_id: str, suite_name: str | None, as
         t.add_column(col, overflow="fold")
     for r in rows:
         fmt = {True: "pass", False: "fail", None: "-"}
-        t.add_row(r.job_id, r.spec, r.status + (f" ({r.reason})" if r.reason else ""), fmt[r.was_functional],
-                  fmt[r.functional], " ".join(r.failed) or "-")
+        t.add_row(shown(r.job_id), shown(r.spec), shown(r.status + (f" ({r.reason})" if r.reason else "")),
+                  fmt[r.was_functional], fmt[r.functional], shown(" ".join(r.failed)) or "-")
     Console().print(t)
     n = {s: sum(r.status == s for r in rows) for s in ("written", "exists", "skipped")}
     click.echo(f"{n['written']} written, {n['exists']} already re-graded, {n['skipped']} skipped", err=True)

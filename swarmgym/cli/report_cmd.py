@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.textsafe import shown
 
 
 def _p(x: float) -> str:
@@ -35,14 +36,14 @@ def register(cli: click.Group) -> None:
             for h in data.head_to_head:
                 se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
                 mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
-                t.add_row(f"{h.a.variant} vs {h.b.variant}", h.a.suite_hash, str(len(h.shared)),
+                t.add_row(shown(f"{h.a.variant} vs {h.b.variant}"), shown(h.a.suite_hash), str(len(h.shared)),
                           f"{mean} ± {se} pp", _p(h.sign.p), f"{_p(h.mcnemar.p)} ({h.mcnemar.b}/{h.mcnemar.c})")
             out.print(t)
         elif data.rows:
             out.print("no two variants share a suite hash: nothing to compare")
         for u in data.unpaired:
-            out.print(f"[bold red]NOT COMPARED: {u.a} ({', '.join(u.hashes_a)}) vs {u.b} "
-                      f"({', '.join(u.hashes_b)}): different suite hashes[/]")
+            out.print(f"[bold red]NOT COMPARED: {shown(u.a)} ({shown(', '.join(u.hashes_a))}) vs {shown(u.b)} "
+                      f"({shown(', '.join(u.hashes_b))}): different suite hashes[/]")
         if data.unpaired or data.mixed_hashes:
             out.print(f"[bold red]WARNING: runs on {len(data.hashes)} different suite hashes are never paired[/]")
             out.print(f"[red]{WHY_NOT_PAIRED.replace('**', '')}[/]")
@@ -86,9 +87,9 @@ def register(cli: click.Group) -> None:
             t.add_column(col, justify="right" if col == "wall" else "left", no_wrap=col in ("ts", "session"))
         colors = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta"}
         for r in recs:
-            t.add_row(time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ts)), r.session_id, r.mode,
-                      r.archetype or r.spec, r.variant, f"[{colors.get(r.overall, 'white')}]{r.overall}[/]",
-                      "yes" if r.functional else "no", f"{r.wall_secs:.1f}s", ", ".join(r.idle_nodes) or "–")
+            t.add_row(time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ts)), shown(r.session_id), shown(r.mode),
+                      shown(r.archetype or r.spec), shown(r.variant), f"[{colors.get(r.overall, 'white')}]{shown(r.overall)}[/]",
+                      "yes" if r.functional else "no", f"{r.wall_secs:.1f}s", shown(", ".join(r.idle_nodes)) or "–")
         Console(width=max(Console().width, 150)).print(t)
         changes = _changes_table(ledger)
         if changes is not None:

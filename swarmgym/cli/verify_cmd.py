@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.textsafe import shown
 
 COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta", "n/a": "dim"}
 
@@ -60,17 +61,18 @@ def register(cli: click.Group) -> None:
             click.echo(json.dumps(out, indent=2))
         else:
             con = Console()
-            t = Table(title=f"{sp.id} ({sp.app_slug}) — {s.name} {s.hash}")
+            t = Table(title=shown(f"{sp.id} ({sp.app_slug}) — {s.name} {s.hash}"))
             for col in ("check", "kind", "result", "exit", "secs", "detail"):
                 t.add_column(col)
             for r in verdict.dimensions["checks"].data.get("results", []):
-                t.add_row(r["name"], r["kind"], "[green]pass[/]" if r["passed"] else "[red]FAIL[/]",
-                          "" if r["exit_code"] is None else str(r["exit_code"]), f"{r['duration_s']:.2f}", r["detail"])
+                t.add_row(shown(r["name"]), shown(r["kind"]), "[green]pass[/]" if r["passed"] else "[red]FAIL[/]",
+                          "" if r["exit_code"] is None else str(r["exit_code"]), f"{r['duration_s']:.2f}",
+                          shown(r["detail"]))
             con.print(t)
             for name, d in verdict.dimensions.items():
-                con.print(f"  {name:<12} [{COLOR.get(d.status, 'white')}]{d.status}[/]  {d.summary}")
+                con.print(f"  {name:<12} [{COLOR.get(d.status, 'white')}]{d.status}[/]  {shown(d.summary)}")
             for f in verdict.findings:
                 con.print(f"  [{'red' if f.severity == 'high' else 'yellow'}]{f.severity}[/] {f.dimension}: "
-                          f"{f.message}  [dim]→ {f.hint}[/]")
+                          f"{shown(f.message)}  [dim]→ {shown(f.hint)}[/]")
             con.print(f"overall [bold {COLOR[verdict.overall]}]{verdict.overall}[/]  functional={verdict.functional}")
         ctx.exit(0 if verdict.functional else 1)

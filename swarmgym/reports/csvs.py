@@ -17,6 +17,7 @@ from pathlib import Path
 
 from swarmgym import stats
 from swarmgym.atomic import atomic_write_text
+from swarmgym.textsafe import shown
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.reports.bench import COLUMNS, arm
 
@@ -45,7 +46,7 @@ def write_runs(path: Path, rows: list[tuple]) -> Path:
         row[_FUNCTIONAL] = 1 if row[_FUNCTIONAL] else 0
         row[5] = _num(row[5])
         row += [r[_ADAPTER], flags_cell(r[_FLAGS]), r[COLUMNS.index("seed")], r[COLUMNS.index("host")]]
-        w.writerow("" if v is None else v for v in row)
+        w.writerow("" if v is None else shown(v, markup=False) if isinstance(v, str) else v for v in row)
     return atomic_write_text(path, buf.getvalue())
 
 
@@ -81,7 +82,7 @@ def write_summary(path: Path, rows: list[tuple]) -> Path:
             n, k = len(oks), sum(oks)
             lo, hi = stats.wilson(k, n)
             ws = stats.wall_stats(walls)
-            w.writerow([variant, spec, n, k, _num(100 * k / n if n else math.nan, 1), _num(100 * lo, 1),
+            w.writerow([shown(variant, markup=False), shown(spec, markup=False), n, k, _num(100 * k / n if n else math.nan, 1), _num(100 * lo, 1),
                         _num(100 * hi, 1), _num(ws.median), _num(ws.mean), _num(ws.p90), _num(ws.stdev),
                         _num(ws.min), _num(ws.max), sum(bad.values()) if spec == "ALL" else bad.get(spec, 0)])
     return atomic_write_text(path, buf.getvalue())

@@ -5,6 +5,7 @@ import math
 import time
 
 from swarmgym import stats
+from swarmgym.textsafe import shown
 from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead, flags_label
 
 WHY_NOT_PAIRED = (
@@ -12,6 +13,12 @@ WHY_NOT_PAIRED = (
     "were graded against **different rulers** (an edited prompt or check), so any difference could "
     "come from the suite edit rather than from the variant. swarmgym therefore never pairs runs "
     "across suite hashes. Re-run both variants on the same suite to compare them.")
+
+
+def md(value) -> str:
+    """A recorded value in a Markdown line or table cell: :func:`swarmgym.textsafe.shown` (no escape
+    sequence, control characters visible) and ``|`` escaped so it cannot open a table column."""
+    return shown(value, markup=False).replace("|", "\\|")
 
 
 def pct(x: float) -> str:
@@ -50,7 +57,7 @@ def render(data: BenchData, now: float | None = None) -> str:
             "|---|---|---:|---:|---:|---|---:|"]
     for g in data.groups:
         w = stats.wall_stats(g.walls)
-        out.append(f"| {g.variant} | `{g.suite_hash}` | {g.runs} | {g.passes} | {pct(g.passes / g.runs)} | "
+        out.append(f"| {md(g.variant)} | `{md(g.suite_hash)}` | {g.runs} | {g.passes} | {pct(g.passes / g.runs)} | "
                    f"{ci(g.passes, g.runs)} | {secs(w.median)} |")
     out.append("")
     out += _infra(data)
@@ -60,9 +67,9 @@ def render(data: BenchData, now: float | None = None) -> str:
     for h in data.head_to_head:
         out += _head_to_head(h)
     for u in data.unpaired:
-        out += [f"### ⚠️ NOT COMPARED: {u.a} vs {u.b}", "",
-                f"**{u.a}** ran on suite hash(es) {', '.join(f'`{x}`' for x in u.hashes_a)}; "
-                f"**{u.b}** ran on {', '.join(f'`{x}`' for x in u.hashes_b)}. {WHY_NOT_PAIRED}", ""]
+        out += [f"### ⚠️ NOT COMPARED: {md(u.a)} vs {md(u.b)}", "",
+                f"**{md(u.a)}** ran on suite hash(es) {', '.join(f'`{md(x)}`' for x in u.hashes_a)}; "
+                f"**{md(u.b)}** ran on {', '.join(f'`{md(x)}`' for x in u.hashes_b)}. {WHY_NOT_PAIRED}", ""]
     out += ["## Per variant × suite hash", ""]
     for g in data.groups:
         out += _group(g)
@@ -76,27 +83,27 @@ def _infra(data: BenchData) -> list[str]:
            f"{len(data.infra)} run(s) never reached their swarm (binary missing, preflight failed, suite "
            "mismatch). They count in no pass rate; `swarmgym ledger show <session>` gives each reason.", "",
            "| arm | runs that could not run |", "|---|---:|"]
-    out += [f"| {a} | {n} |" for a, n in sorted(data.infra_by_arm.items())]
+    out += [f"| {md(a)} | {n} |" for a, n in sorted(data.infra_by_arm.items())]
     return out + [""]
 
 
 def _loud_warning(data: BenchData) -> list[str]:
     lines = ["> ## ⚠️ WARNING: RUNS ON DIFFERENT SUITE HASHES ARE NEVER PAIRED", ">"]
     for h, variants in sorted(data.hashes.items()):
-        label = "no suite hash recorded (never paired)" if h == NO_HASH else f"suite hash `{h}`"
-        lines.append(f"> - {label}: {', '.join(variants)}")
+        label = "no suite hash recorded (never paired)" if h == NO_HASH else f"suite hash `{md(h)}`"
+        lines.append(f"> - {label}: {md(', '.join(variants))}")
     lines += [">", f"> {WHY_NOT_PAIRED}"]
     for u in data.unpaired:
-        lines.append(f"> - **{u.a} vs {u.b}: NOT COMPARED** (no shared suite hash).")
+        lines.append(f"> - **{md(u.a)} vs {md(u.b)}: NOT COMPARED** (no shared suite hash).")
     return lines + [""]
 
 
 def _head_to_head(h: HeadToHead) -> list[str]:
-    a, b = h.a.variant, h.b.variant
-    out = [f"### {a} vs {b} (suite hash `{h.a.suite_hash}`)", "",
+    a, b = md(h.a.variant), md(h.b.variant)
+    out = [f"### {a} vs {b} (suite hash `{md(h.a.suite_hash)}`)", "",
            f"| spec | {a} pass rate (runs) | {b} pass rate (runs) | Δ ({a} − {b}) |", "|---|---:|---:|---:|"]
     for d in h.shared:
-        out.append(f"| {d.spec} | {pct(d.a.rate)} ({d.a.runs}) | {pct(d.b.rate)} ({d.b.runs}) | "
+        out.append(f"| {md(d.spec)} | {pct(d.a.rate)} ({d.a.runs}) | {pct(d.b.rate)} ({d.b.runs}) | "
                    f"{100 * d.diff:+.1f} pp |")
     out.append("")
     se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
@@ -116,25 +123,25 @@ def _head_to_head(h: HeadToHead) -> list[str]:
                    "the spec is the independent unit, reps sit inside specs.")
     for name, only in ((a, h.only_a), (b, h.only_b)):
         if only:
-            out.append(f"- Specs only {name} ran (left out of the comparison): {', '.join(only)}")
+            out.append(f"- Specs only {name} ran (left out of the comparison): {md(', '.join(only))}")
     return out + [""]
 
 
 def _group(g: Group) -> list[str]:
     w = stats.wall_stats(g.walls)
-    suites = ", ".join(sorted(g.suites)) or "?"
-    out = [f"### {g.variant} · suite {suites} · hash `{g.suite_hash}`", "",
+    suites = md(", ".join(sorted(g.suites))) or "?"
+    out = [f"### {md(g.variant)} · suite {suites} · hash `{md(g.suite_hash)}`", "",
            f"- Runs: {g.runs} in {len(g.campaigns)} campaign(s); tiers: "
-           + ", ".join(f"{t} ×{n}" for t, n in sorted(g.tiers.items(), key=lambda kv: str(kv[0]))),
+           + ", ".join(f"{md(t)} ×{n}" for t, n in sorted(g.tiers.items(), key=lambda kv: str(kv[0]))),
            f"- Pass rate: {g.passes}/{g.runs} = {pct(g.passes / g.runs)} (Wilson 95 % {ci(g.passes, g.runs)})",
            f"- Overall verdicts: {_overall(g.overall)}",
            f"- Wall time (s): median {secs(w.median)}, mean {secs(w.mean)}, p90 {secs(w.p90)}, "
            f"stdev {secs(w.stdev)}, min {secs(w.min)}, max {secs(w.max)}",
-           "- Flags in effect: " + "; ".join(f"{flags_label(f)} ×{n}" for f, n in g.flags.most_common()), "",
+           "- Flags in effect: " + "; ".join(f"{md(flags_label(f))} ×{n}" for f, n in g.flags.most_common()), "",
            "| spec | app | runs | passes | pass rate | Wilson 95 % | wall median (s) | wall p90 (s) | overall |",
            "|---|---|---:|---:|---:|---|---:|---:|---|"]
     for s in sorted(g.specs.values(), key=lambda s: s.spec):
         ws = stats.wall_stats(s.walls)
-        out.append(f"| {s.spec} | {s.app_slug} | {s.runs} | {s.passes} | {pct(s.rate)} | {ci(s.passes, s.runs)} | "
+        out.append(f"| {md(s.spec)} | {md(s.app_slug)} | {s.runs} | {s.passes} | {pct(s.rate)} | {ci(s.passes, s.runs)} | "
                    f"{secs(ws.median)} | {secs(ws.p90)} | {_overall(s.overall)} |")
     return out + [""]
