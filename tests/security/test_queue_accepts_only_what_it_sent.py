@@ -13,10 +13,12 @@ import pytest
 
 from swarmgym.campaign import load_campaign, save_campaign
 from swarmgym.config import load_config
+from swarmgym.hostkeys import read_key_file
 from swarmgym.models import JobResult
 from swarmgym.queue import accept
 from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, variant_queue
+from swarmgym.queue.signing import sign
 
 
 def test_a_result_from_the_host_that_held_the_lease_is_accepted(planned):
@@ -103,7 +105,9 @@ def test_forged_record_job_sent_to_the_real_coordinator_is_refused_with_its_run_
     folder.mkdir()
     (folder / "session.json").write_text("{}")
     bundle = encode(pack(folder, 1 << 20) or b"")
-    fleet.extra["app"].send_task("swarmgym.record_job", args=[forged.model_dump(mode="json"), bundle],
+    key = read_key_file(fleet.extra["fleet"].host_key("h1"))  # even signed with a real host key (a stolen one)
+    payload = forged.model_dump(mode="json")
+    fleet.extra["app"].send_task("swarmgym.record_job", args=[payload, bundle, sign(key, "h1", payload, bundle)],
                                  queue=COORDINATOR_QUEUE)
     rec = _wait_refused(r, "record_job", job.job_id + "-x")
     assert "not in the plan" in rec["reason"]
