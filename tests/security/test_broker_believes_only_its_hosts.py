@@ -32,9 +32,10 @@ from swarmgym.queue.signing import sign
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis]
 DB = 7  # db 0 belongs to the session's hostile fleet
-TINY = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
-    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
+TINY = {"name": "tiny-v1", "description": "three specs of one file, one check each", "specs": [{
+    "id": f"touch{i}", "app_slug": f"touchapp{i}", "language": "shell", "archetype": "file", "prompt": "write out.txt",
+    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}
+    for i in range(3)]}
 
 
 def wait_for(pred, timeout: float, what: str):
@@ -85,13 +86,13 @@ def test_forged_passing_results_for_every_planned_job_are_refused_and_the_real_o
         app = make_app(cfg)
         h1_key, h2_key = read_key_file(fleet.host_key("h1")), read_key_file(fleet.host_key("h2"))  # both trusted
         fleet.wait_ready(app, [fleet.coordinator()])
-        enq = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "enqueue", "--tier", "medium",
+        enq = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "enqueue", "--tier", "light",
                               "--variant", "mlx", "--swarm", "command"], env={**fleet.env}, capture_output=True,
                              text=True, timeout=120)
         assert enq.returncode == 0, enq.stderr
         cid = enq.stdout.split()[0]
         jobs = load_campaign(cfg, cid).jobs
-        assert len(jobs) == 5
+        assert len(jobs) == 3
 
         def forged(job, host="h1") -> dict:
             return JobResult(job=job, session_id=f"s-forged-{job.job_id}", host=host, status="done",
@@ -115,8 +116,8 @@ def test_forged_passing_results_for_every_planned_job_are_refused_and_the_real_o
         got = refusals(r, cid)
         reasons = " | ".join(x["reason"] for x in got)
         assert len(got) == sent
-        assert reasons.count("unsigned") == 5 and reasons.count("never leased") == 5
-        assert reasons.count("bad signature") == 5 + 5 + 4
+        assert reasons.count("unsigned") == 3 and reasons.count("never leased") == 3
+        assert reasons.count("bad signature") == 3 + 3 + 2
         assert len(list((home / "runs" / "refused").glob("*record_job*.json"))) == sent
         ledger = Ledger(home / "ledger")
         assert ledger.records(campaign_id=cid) == []
