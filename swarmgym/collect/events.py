@@ -106,13 +106,15 @@ def read_events(workspace: Path | str, path: Path | str | None = None, *, expect
     log = EventLog()
     try:
         p = Path(path) if path else newest_log(workspace)
-        rel = safefs.inside(workspace, p) if p is not None else None
-        got = safefs.read_bytes(workspace, rel, MAX_LOG_BYTES) if rel else None
+        got = None
+        if p is not None:  # a log the caller named outside the workspace is still read as a plain file only
+            rel = safefs.inside(workspace, p)
+            got = safefs.read_bytes(workspace, rel, MAX_LOG_BYTES) if rel else safefs.read_bytes(
+                p.parent, p.name, MAX_LOG_BYTES)
         if p is None or got is None:
             if expect:
-                where = Path(workspace) / ".swarm" if p is None else p
-                what = "no event log found" if p is None or rel else "event log outside the workspace, not read"
-                log.problems.append(f"events: {what} ({where}{'/run-*.jsonl' if p is None else ''})")
+                where = f"{Path(workspace) / '.swarm'}/run-*.jsonl" if p is None else p
+                log.problems.append(f"events: no event log found ({where})")
             return log
         log.path = p
         data, cut = got
