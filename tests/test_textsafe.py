@@ -13,6 +13,7 @@ import yaml
 from rich.console import Console
 
 from swarmgym.textsafe import shown
+from tests.support.queue import tiny_suite
 
 FAKE = "[bold green]overall pass[/]"
 ANSI = "\x1b[2K\r\x1b[1;32moverall pass\x1b[0m"
@@ -33,15 +34,12 @@ def test_markup_prints_literally_and_escapes_and_newlines_cannot_start_a_line():
     assert shown(None) == "" and shown(3) == "3"
 
 
-TINY = {"name": "tiny-v1", "description": "one file check", "specs": [{
-    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
 
 
 def test_file_names_with_markup_newlines_or_escapes_print_no_fake_line_in_verify(tmp_path):
     suites, ws = tmp_path / "suites", tmp_path / "ws"
     (suites / "tiny-v1").mkdir(parents=True)
-    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY))
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(1)))
     (ws / "[bold green]overall pass[").mkdir(parents=True)  # the path reads "[bold green]overall pass[/].py"
     (ws / "[bold green]overall pass[" / "].py").write_text("x = 1  # TODO\n")
     (ws / "a\noverall pass\n.py").write_text("y = 2  # TODO\n")

@@ -29,13 +29,10 @@ from swarmgym.queue.app import make_app
 from swarmgym.queue.localfleet import LocalFleet
 from swarmgym.queue.routing import COORDINATOR_QUEUE
 from swarmgym.queue.signing import sign
+from tests.support.queue import tiny_suite
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis]
 DB = 7  # db 0 belongs to the session's hostile fleet
-TINY = {"name": "tiny-v1", "description": "three specs of one file, one check each", "specs": [{
-    "id": f"touch{i}", "app_slug": f"touchapp{i}", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}
-    for i in range(3)]}
 
 
 def wait_for(pred, timeout: float, what: str):
@@ -74,7 +71,7 @@ def test_forged_passing_results_for_every_planned_job_are_refused_and_the_real_o
     home, suites = tmp_path / "home", tmp_path / "suites"
     (suites / "tiny-v1").mkdir(parents=True)
     home.mkdir()
-    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY))
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(3)))
     (home / "config.yaml").write_text(yaml.safe_dump({
         "suites_dir": str(suites), "suite": "tiny-v1",
         "swarm": {"adapter": "command", "command": ["sh", "-c", "true", "{prompt}"], "timeout": 60},  # builds nothing

@@ -23,8 +23,8 @@ import yaml
 
 from tests.explore.explore_helpers import GOOD_RULING
 from tests.explore.operator_responder import Responder
-from tests.security.conftest import require_bwrap
-from tests.security.hostile.workspace import SCRIPT, build, secrets_of, write_dotenv
+from tests.support.hostile import require_bwrap
+from tests.support.hostile_workspace import SCRIPT, build, secrets_of, write_dotenv
 
 RSS_BOUND_MB = 500
 
@@ -114,8 +114,8 @@ def test_bench_with_a_swarm_that_plants_links_fifos_and_a_sparse_file_records_th
     code, out, rss = run_measured(swarmgym_argv(home, "bench", "--tier", "smoke", "--variant", "mlx",
                                                 "--swarm", "command"), env)
     assert code == 0, out
-    [line] = (home / "ledger" / "sessions.jsonl").read_text().splitlines()
-    rec = json.loads(line)
+    [rec] = [r for r in map(json.loads, (home / "ledger" / "sessions.jsonl").read_text().splitlines())
+             if r["kind"] == "session"]
     assert rec["dimensions"]["checks"] == "fail" and rec["functional"] is False  # graded, on what it built
     assert list((home / "apps").rglob("sock.py"))  # the attack ran: its workspace is there
     doc = json.loads((home / "runs" / rec["session_id"] / "session.json").read_text())
@@ -147,7 +147,8 @@ def test_once_with_the_operator_brain_sends_no_outside_byte_in_the_judges_reques
     assert "=== pkg/main.py ===" in judge_req["user"] and "finish the app" in judge_req["user"]
     for name in ("leak.py", "shadow.py", "fifo.py", "sock.py", "big.py"):
         assert f"=== pkg/{name} ===" not in judge_req["user"]
-    [rec] = [json.loads(x) for x in (home / "ledger" / "sessions.jsonl").read_text().splitlines()]
+    [rec] = [r for r in map(json.loads, (home / "ledger" / "sessions.jsonl").read_text().splitlines())
+             if r["kind"] == "session"]
     doc = json.loads((home / "runs" / rec["session_id"] / "session.json").read_text())
     results = {r["name"]: r for r in doc["turns"][0]["verdict"]["dimensions"]["checks"]["data"]["results"]}
     assert results["todo-left"]["passed"] and not results["leak-read"]["passed"]  # the link was never read

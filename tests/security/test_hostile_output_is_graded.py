@@ -16,11 +16,9 @@ import sys
 import pytest
 import yaml
 
-from tests.security.conftest import require_bwrap
+from tests.support.hostile import require_bwrap
+from tests.support.queue import tiny_suite
 
-TINY = {"name": "tiny-v1", "description": "one file, one check", "specs": [{
-    "id": "touch", "app_slug": "touchapp", "language": "shell", "archetype": "file", "prompt": "write out.txt",
-    "hard_prompt": "write out.txt", "checks": [{"name": "out_exists", "kind": "file_exists", "path": "out.txt"}]}]}
 SWARM = r"""
 import json, os, sys
 open("out.txt", "w").write("ok\n")
@@ -42,7 +40,7 @@ def test_a_swarm_that_prints_hostile_json_still_gets_its_checks_run_and_its_job_
     home, suites = tmp_path / "home", tmp_path / "suites"
     (suites / "tiny-v1").mkdir(parents=True)
     home.mkdir()
-    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(TINY))
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(1)))
     (home / "config.yaml").write_text(yaml.safe_dump({
         "suites_dir": str(suites), "suite": "tiny-v1", "sandbox": {"backend": "bwrap"},
         "swarm": {"adapter": "command", "timeout": 120, "command": ["python3", "-c", SWARM, kind]}}))
@@ -52,7 +50,8 @@ def test_a_swarm_that_prints_hostile_json_still_gets_its_checks_run_and_its_job_
                        timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "Traceback" not in p.stdout + p.stderr
-    [rec] = [json.loads(x) for x in (home / "ledger" / "sessions.jsonl").read_text().splitlines()]
+    [rec] = [r for r in map(json.loads, (home / "ledger" / "sessions.jsonl").read_text().splitlines())
+             if r["kind"] == "session"]
     assert rec["functional"] is True and rec["dimensions"]["checks"] == "pass"  # the golden check ran, on the app
     doc = json.loads((home / "runs" / rec["session_id"] / "session.json").read_text())
     run = doc["turns"][0]["run"]

@@ -11,6 +11,7 @@ test or a conftest imports by name lives here, one module per area:
 - :mod:`tests.support.evidence` — hand-built :class:`~swarmgym.models.Evidence` for the verify tests;
 - :mod:`tests.support.docs` — hand-built session documents for the report tests;
 - :mod:`tests.support.hostile` — the hostile campaign's arena for the security tests;
+- :mod:`tests.support.hostile_workspace` — a workspace of links, FIFOs, a socket and a sparse file (issue #20);
 - :mod:`tests.support.tasks` — the fleet's tasks without worker processes (fast queue tests);
 - :mod:`tests.support.trend` — tiny homes for the trend tests;
 - :mod:`tests.support.layers` — swarmgym's import graph and the layer table of docs/architecture.md.
