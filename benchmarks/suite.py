@@ -10,7 +10,13 @@ subprocess per step.  Wall times are medians of
 the machine inflates less.  The two suites are measured interleaved (old, new, old, new, ...) so a
 load swing on a shared machine hits both alike.
 
-    python benchmarks/suite.py [--reps 3] [--suites bench-v2 bench-v3] [--spec compute ...] [--json]
+A spec only the newer suite has (bench-v3's six new apps) is graded the same way and compared with
+the older suite's dearest spec of the same tier ("v2's per spec" for an app v2 never had).
+``--verify`` also times ``suite verify`` of the newer suite with ``--workers`` apps at a time (the
+issue's 2 cores), focused (the default: only the checks that decide each mutant) and, with
+``--exhaustive``, every check on every mutant.
+
+    python benchmarks/suite.py [--reps 3] [--suites bench-v2 bench-v3] [--spec compute ...] [--verify] [--json]
 """
 from __future__ import annotations
 
@@ -54,23 +60,29 @@ def main() -> int:
                     help="the two suites to compare (default: bench-v1 bench-v2)")
     ap.add_argument("--spec", action="append", help="spec ids (default: every spec both suites have)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ap.add_argument("--verify", action="store_true", help="also time `suite verify` of the newer suite")
+    ap.add_argument("--exhaustive", action="store_true", help="with --verify: also time the exhaustive verify")
+    ap.add_argument("--workers", type=int, default=2, help="apps verified at a time (default 2: the issue's 2 cores)")
     args = ap.parse_args()
     cfg = load_config(Path(tempfile.mkdtemp(prefix="swarmgym-bench-suite-")), environ={})
     old, new = (load_suite(name, cfg.suites_dir) for name in args.suites)
     rows = []
     err = Console(stderr=True)
-    specs = args.spec or [s.id for s in new.specs if s.id in {o.id for o in old.specs}]
-    for spec_id in specs:
+    shared = {o.id for o in old.specs}
+    specs = [s.id for s in new.specs if s.id in shared and (not args.spec or s.id in args.spec)]
+    only_new = [s.id for s in new.specs if s.id not in shared and (not args.spec or s.id in args.spec)]
+    for spec_id in specs + only_new:
+        mine = [s for s in (old, new) if spec_id in {x.id for x in s.specs}]
         with tempfile.TemporaryDirectory() as tmp:
             ws = {s.name: materialize(s, s.spec(spec_id), Path(tmp) / s.name / s.spec(spec_id).app_slug)
-                  for s in (old, new)}
+                  for s in mine}
             for hard in (False, True):
-                times: dict[str, list[tuple[float, float]]] = {old.name: [], new.name: []}
+                times: dict[str, list[tuple[float, float]]] = {s.name: [] for s in mine}
                 for _ in range(args.reps):  # interleaved: old, new, old, new, ...
-                    for suite in (old, new):
+                    for suite in mine:
                         checks = suite.spec(spec_id).checks_for(hard)
                         times[suite.name].append(timed(lambda c=checks, w=ws[suite.name]: run_checks(c, w, cfg)))
-                for suite in (old, new):
+                for suite in mine:
                     n = len(suite.spec(spec_id).checks_for(hard))
                     err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {n} checks")
                     wall, cpu = median(times[suite.name])
@@ -86,6 +98,8 @@ def main() -> int:
                     wall, cpu = median(res)
                     rows.append({"spec": spec_id, "suite": new.name, "tier": f"{c.name} ({mode})",
                                  "checks": len(table["rows"]), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
+    if args.verify:
+        rows += verify_rows(new, cfg, args)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -96,17 +110,39 @@ def main() -> int:
         t.add_row(r["spec"], r["suite"], r["tier"], str(r["checks"]), f"{r['wall_s']:.2f}", f"{r['cpu_s']:.2f}")
     Console().print(t)
     by = {(r["spec"], r["suite"], r["tier"]): r for r in rows}
-    for spec_id in specs:
+    for spec_id in specs + only_new:
         for tier in ("normal", "extreme"):
-            a, b = by[(spec_id, old.name, tier)], by[(spec_id, new.name, tier)]
-            print(f"{spec_id} {tier}: {new.name} / {old.name} = {b['wall_s'] / a['wall_s']:.2f}x wall, "
-                  f"{b['cpu_s'] / max(a['cpu_s'], 1e-9):.2f}x cpu")
+            b = by[(spec_id, new.name, tier)]
+            if spec_id in shared:
+                a, vs = by[(spec_id, old.name, tier)], f"{old.name}'s {spec_id}"
+            else:  # a new app: against the older suite's dearest spec of the tier
+                a = max((by[(s, old.name, tier)] for s in specs), key=lambda r: r["wall_s"], default=None)
+                vs = f"{old.name}'s dearest spec ({a['spec']})" if a else ""
+            if a:
+                print(f"{spec_id} {tier}: {b['wall_s']:.2f}s, {b['wall_s'] / a['wall_s']:.2f}x {vs} wall")
         for name in ("golden_table", "hard_golden_table"):
             i, s = by.get((spec_id, new.name, f"{name} (fork)")), by.get((spec_id, new.name, f"{name} (subproc)"))
             if i and s:
                 print(f"{spec_id} {name}: forked fast path {i['wall_s']:.2f}s vs a subprocess per step {s['wall_s']:.2f}s "
                       f"({s['wall_s'] / i['wall_s']:.1f}x faster; cpu {s['cpu_s'] / max(i['cpu_s'], 1e-9):.1f}x)")
     return 0
+
+
+def verify_rows(suite, cfg, args) -> list[dict]:
+    """`suite verify` of ``suite`` with ``args.workers`` apps at a time: focused, and exhaustive if asked."""
+    from swarmgym.suiteverify import verify_suite
+
+    out = []
+    for exhaustive in ([False, True] if args.exhaustive else [False]):
+        wall, cpu = timed(lambda e=exhaustive: out.append(verify_suite(suite, cfg, workers=args.workers, exhaustive=e)))
+        res = out.pop()
+        checks = sum(len(r.results) for r in res.rows)
+        print(f"suite verify {suite.name} ({'exhaustive' if exhaustive else 'focused'}, {args.workers} workers): "
+              f"{wall:.0f} s wall, {res.killed}/{res.mutants} mutants killed, {checks} checks run, "
+              f"references ok: {all(r.ok for r in res.rows if r.kind == 'reference')}", file=sys.stderr)
+        out.append({"spec": "ALL", "suite": suite.name, "tier": f"verify ({'exhaustive' if exhaustive else 'focused'})",
+                    "checks": checks, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1)})
+    return out
 
 
 if __name__ == "__main__":
