@@ -1,6 +1,6 @@
 """What does hostile swarm output cost the harness?  The RunReport search, before and after issue #20.
 
-For each payload — 8 MB-style unterminated nesting (``{"a":`` × 900 then a long tail), a run of
+For each payload — unterminated nesting (``{"a":`` × 900, then an array that never closes), a run of
 ``{"`` openings, a run of ``{`` — at growing sizes, it times (process CPU) the parser of the first
 isolation round (kept here verbatim as ``old_find``: ``raw_decode`` at every ``{``, restarting one
 character later) against today's :func:`swarmgym.collect.report.find_json_object`, side by side in
@@ -57,9 +57,9 @@ def old_find(text: str):
 
 def payload(kind: str, mb: float) -> str:
     n = int(mb * 1_000_000)
-    if kind == "nesting":
-        head = '{"a":' * 900 + "1,"
-        return head + '"x",' * max(0, (n - len(head)) // 4)
+    if kind == "nesting":  # 900 objects deep, then an array that never closes: every "{" parses to the end
+        head = '{"a":' * 900 + "["
+        return head + "1," * max(0, (n - len(head)) // 2)
     if kind == "keys":
         return '{"' * (n // 2)
     return "{" * n
