@@ -12,11 +12,13 @@ an env that names ``SWARMGYM_QUEUE_HOST_KEY_FILE`` / ``SWARMGYM_QUEUE_KEYRING_FI
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +55,8 @@ class LocalFleet:
         self.logs.mkdir(parents=True, exist_ok=True)
         self.procs: dict[str, Proc] = {}
         self.keys = Path(keys or tempfile.mkdtemp(prefix="swarmgym-keys-"))
+        if keys is None:  # ours: gone with this object (or at exit)
+            weakref.finalize(self, shutil.rmtree, str(self.keys), True)
         self.keyring = Path(self.env.get("SWARMGYM_QUEUE_KEYRING_FILE") or self.keys / "keyring")
         self.env["SWARMGYM_QUEUE_KEYRING_FILE"] = str(self.keyring)
 
