@@ -5,9 +5,10 @@ and whether its failure label's promise holds; and, for every check, whether som
 Neither needs every check run on every mutant — with nine specs and ~450 mutants that would take
 most of an hour on two cores.  So a mutant runs, in this order, until its verdict is decided:
 
-1. the checks covering what it breaks, a golden table first on just the rows that trace those
+1. its own tests (``tests_pass``) when it is a liar, whose promise is that they pass — first, on the
+   workspace as the mutant left it (a check that runs the app may leave files its tests trip on);
+2. the checks covering what it breaks, a golden table first on just the rows that trace those
    requirements (a failing row there fails the whole table; if they all pass, the whole table runs);
-2. its own tests (``tests_pass``) when it is a liar, whose promise is that they pass;
 3. the remaining checks, only while it is not yet killed by a covering check or, for a crash, no
    check has shown its traceback yet.
 
@@ -36,8 +37,9 @@ def shows_traceback(result: CheckResult) -> bool:
 def _order(mutant: Mutant, checks: list[Check]) -> list[Check]:
     broken = set(mutant.breaks)
     covering = [c for c in checks if broken & set(c.covers or [])]
-    own = [c for c in checks if c.name == OWN_TESTS and c not in covering and mutant.failure == "liar"]
-    return covering + own + [c for c in checks if c not in covering and c not in own]
+    own = [c for c in checks if c.name == OWN_TESTS and mutant.failure == "liar"]
+    covering = [c for c in covering if c not in own]
+    return own + covering + [c for c in checks if c not in covering and c not in own]
 
 
 def decided(mutant: Mutant, checks: list[Check], results: list[CheckResult]) -> bool:

@@ -205,3 +205,23 @@ def test_mutant_killed_only_by_a_check_not_covering_what_it_breaks_is_a_defect(t
 def test_check_covering_an_unknown_requirement_is_a_load_error(tmp_path):
     with pytest.raises(SuiteError, match="covers unknown requirement 'G-NOPE'"):
         load_suite(traced_suite(tmp_path, covers=("G-NOPE",)))
+
+
+def test_a_liars_own_tests_run_before_checks_that_leave_files_behind(tmp_path, cfg):
+    """A liar that writes state into its workspace when run: its own tests see the workspace as the
+    mutant left it, as in the exhaustive order, not after a golden check has run the app."""
+    checks = [{"name": "tests_pass", "kind": "command_succeeds", "run": "test ! -e state", "covers": ["G-TESTS"]},
+              {"name": "says_hello", "kind": "command_succeeds", "run": "bash hello.sh | grep -q hello",
+               "covers": ["G-HELLO"]}]
+    d = make_suite(tmp_path, checks=checks, mutants={}, lock=False)
+    data = yaml.safe_load((d / "suite.yaml").read_text())
+    data["specs"][0]["requirements"] = [{"id": "G-HELLO", "text": "hello.sh prints hello"},
+                                        {"id": "G-TESTS", "text": "its own tests pass"}]
+    (d / "suite.yaml").write_text(yaml.safe_dump(data))
+    (d / "apps" / "hello" / "mutants.yaml").write_text(yaml.safe_dump({"mutants": [
+        {"name": "goodbye-and-state", "description": "prints goodbye and leaves a state file", "breaks": ["G-HELLO"],
+         "failure": "liar", "patch": [{"file": "hello.sh", "old": "echo hello", "new": "touch state; echo goodbye"}]}]}))
+    rows = {r.name: r for r in verify_suite(load_suite(d), cfg, workers=1, mutants=["goodbye-and-state"]).rows}
+    mutant = rows["goodbye-and-state"]
+    assert mutant.ok, mutant.problem
+    assert [r.name for r in mutant.results] == ["tests_pass", "says_hello"] and mutant.failed == ["says_hello"]
