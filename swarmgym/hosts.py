@@ -17,3 +17,10 @@ def host_name(env: Mapping[str, str] | None = None) -> str:
         return socket.gethostname().split(".")[0] or "localhost"
     except OSError:
         return "localhost"
+
+
+def host_of(hostname: str | None) -> str:
+    """A Celery node name's host: ``mlx@studio-1`` -> ``studio-1``; falls back to :func:`host_name`."""
+    if hostname and "@" in hostname:
+        return hostname.split("@", 1)[1]
+    return host_name()

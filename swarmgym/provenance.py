@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from swarmgym import __version__
 from swarmgym.errors import SwarmgymError
+from swarmgym.hosts import host_name
 from swarmgym.models import PoolDevice, Provenance
 
 FLAG_PREFIXES = ("GOOSE_SWARM_",)
@@ -104,8 +105,6 @@ def record_flags(prov: Provenance) -> dict[str, str]:
 
 def campaign_provenance(camp: Any) -> Provenance:
     """A campaign record's provenance: the plan's adapter, flags and first seed; the writer's host."""
-    from swarmgym.job import host_name
-
     return Provenance(adapter=camp.swarm, flags=swarm_flags(camp.flags), knobs=env_knobs(camp.flags),
                       seed=getattr(camp, "seed", None), swarmgym_version=__version__, suite_hash=camp.suite_hash,
                       host=host_name())

@@ -13,12 +13,10 @@ from tests.support import layers
 #: that is gone fails too (remove it here), and anything new fails at once.
 KNOWN_CYCLES: set[tuple[str, ...]] = {
     tuple(f"swarmgym.{m}" for m in c) for c in (
-        ("baseline", "job", "ledger", "ledger.mapping", "provenance", "reports", "reports.bench",
-         "reports.benchmark_html", "reports.csvs", "reports.markdown", "reports.trend_html", "trend"),
+        ("baseline", "reports", "reports.benchmark_html", "reports.trend_html", "trend"),
         ("compare", "reports.compare_page"),
         ("mutants", "suite"),
         ("queue.app", "queue.dispatch", "queue.schedules"),
-        ("queue.lifecycle", "workers.tasks"),
         ("verify", "verify.checks", "verify.cluster", "verify.diagnostics", "verify.swarm"),
     )
 }
@@ -26,7 +24,6 @@ KNOWN_UPWARD: set[tuple[str, str]] = {
     (f"swarmgym.{a}", f"swarmgym.{b}") for a, b in (
         ("campaign", "queue"),
         ("campaign", "queue.routing"),
-        ("provenance", "job"),
         ("reports.compare_page", "compare"),
     )
 }

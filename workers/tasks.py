@@ -27,7 +27,7 @@ from celery.signals import worker_shutting_down
 from swarmgym import guard as swarm_guard
 from swarmgym import hostkeys
 from swarmgym.errors import JobNotRun, SwarmgymError
-from swarmgym.hosts import host_name
+from swarmgym.hosts import host_of
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.proctree import kill_with_group
 from swarmgym.queue import accept, deadhosts, liveness, signing, store
@@ -40,13 +40,6 @@ from swarmgym.workers import artefacts
 from swarmgym.workers.sampler import HostSampler, summarize
 
 log = logging.getLogger(__name__)
-
-
-def host_of(hostname: str | None) -> str:
-    """``mlx@studio-1`` -> ``studio-1``; falls back to $SWARMGYM_WORKER_HOST or the machine name."""
-    if hostname and "@" in hostname:
-        return hostname.split("@", 1)[1]
-    return host_name()
 
 
 def draining_key(host: str, main_pid: int) -> str:

@@ -141,7 +141,8 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
     """Run one exploratory session end to end and return its document (also written to runs/ and the ledger)."""
     from swarmgym.brains import get_brain
     from swarmgym.explore.judge import Judge
-    from swarmgym.job import host_name, new_session_id
+    from swarmgym.hosts import host_name
+    from swarmgym.job import new_session_id
 
     check_archetype(archetype)
     say = progress or (lambda msg: None)
