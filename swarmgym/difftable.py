@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swarmgym.collect import jsonbound
 from swarmgym.difftable_compare import row_problem
 from swarmgym.errors import SuiteError
 
@@ -73,7 +74,7 @@ def parse(stdout: str) -> dict[int, dict[str, Any]] | None:
     """The driver's results by row index, or None if it printed none (it died)."""
     found = [ln for ln in stdout.splitlines() if ln.startswith(MARK)]
     try:
-        rows = json.loads(found[-1][len(MARK):])["rows"]
+        rows = jsonbound.loads(found[-1][len(MARK):])["rows"]
         return {int(r["n"]): r for r in rows}
     except (IndexError, ValueError, KeyError, TypeError):
         return None

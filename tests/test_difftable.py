@@ -170,3 +170,11 @@ def test_table_inputs_of_a_row_land_in_its_own_folder(tmp_path, toy):
     graded = grade(tmp_path, toy, rows)
     assert graded.summary["failed"] == []
     assert not list(Path(toy).rglob("t.db"))  # {db} is the row's scratch folder, never the workspace
+
+
+def test_a_result_line_nested_past_any_decoder_is_no_result_not_a_recursion_error():
+    # the app shares the driver's stdout: it can print the result mark itself, 100,000 "[" deep
+    hostile = "noise\n" + difftable.MARK + '{"rows": ' + "[" * 100_000 + "\n"
+    assert difftable.parse(hostile) is None
+    fine = difftable.MARK + json.dumps({"rows": [{"n": 0, "exit": 0, "stdout": "ok"}]})
+    assert difftable.parse(hostile + fine + "\n") == {0: {"n": 0, "exit": 0, "stdout": "ok"}}
