@@ -2,7 +2,7 @@
 
 A campaign belongs to a **series**: the schedule that started it (``schedule:<name>``), or its arm
 (``arm:<arm>``) when no schedule did — and, either way, to one arm (adapter, variant and the flags as the
-hosts ran them; :func:`swarmgym.reports.bench.arm`).  Its baseline is, in this order:
+hosts ran them; :func:`swarmgym.arms.arm`).  Its baseline is, in this order:
 
 1. **pinned**: the campaign ``swarmgym baseline set ARM CAMPAIGN`` named for its arm (``ledger/baselines.json``);
 2. **pooled**: the campaigns of its series since the last change — newest first, while comparable (same
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from swarmgym.arms import arm_of
 from swarmgym.atomic import atomic_write_text
 from swarmgym.errors import UsageError
 from swarmgym.ledger import Ledger
@@ -85,12 +86,6 @@ def build_of(prov: Provenance) -> str | None:
         fleet = "fleet " + prov.fleet_hash.removeprefix("sha256:")[:8]
         return f"{base} · {fleet}" if base else fleet
     return base
-
-
-def arm_of(rec: LedgerRecord) -> str:
-    from swarmgym.reports.bench import arm
-
-    return arm(rec.variant, json.dumps(rec.flags or {}, sort_keys=True), rec.provenance.adapter or None)
 
 
 def series_of(schedule: str | None, arm: str) -> str:

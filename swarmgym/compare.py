@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from swarmgym import sequential
+from swarmgym import arms, sequential
 from swarmgym.atomic import atomic_write_text
 from swarmgym.campaign import Campaign, flags_in_effect, plan_jobs
 from swarmgym.config import Config
@@ -46,9 +46,7 @@ class Arm(Model):
 
     @property
     def label(self) -> str:
-        from swarmgym.reports.bench import arm
-
-        return arm(self.variant, json.dumps(self.flags, sort_keys=True))
+        return arms.arm(self.variant, json.dumps(self.flags, sort_keys=True))
 
 
 def parse_arm(text: str, which: str) -> Arm:

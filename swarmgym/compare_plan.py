@@ -39,7 +39,7 @@ class History:
 def history(cfg: Config, a: Arm | None = None, b: Arm | None = None) -> History:
     """Paired runs in the ledger (optionally only of arms ``a`` and ``b``)."""
     from swarmgym.ledger import Ledger
-    from swarmgym.reports.bench import arm as arm_label
+    from swarmgym.arms import arm as arm_label
 
     plans: dict[str, dict] = {}
 

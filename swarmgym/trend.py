@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
 from swarmgym import stats
-from swarmgym.baseline import arm_of, build_of
+from swarmgym.arms import arm_of
+from swarmgym.baseline import build_of
 from swarmgym.errors import UsageError
 from swarmgym.ledger import Ledger
 from swarmgym.ledger.mapping import INFRA

@@ -13,7 +13,6 @@ from tests.support import layers
 #: that is gone fails too (remove it here), and anything new fails at once.
 KNOWN_CYCLES: set[tuple[str, ...]] = {
     tuple(f"swarmgym.{m}" for m in c) for c in (
-        ("baseline", "reports", "reports.benchmark_html", "reports.trend_html", "trend"),
         ("compare", "reports.compare_page"),
         ("mutants", "suite"),
         ("queue.app", "queue.dispatch", "queue.schedules"),

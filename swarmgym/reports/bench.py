@@ -12,13 +12,13 @@ variant that is exactly the (spec, rep) pairing; unmatched extra runs are left o
 """
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
 from swarmgym import stats
+from swarmgym.arms import arm
 from swarmgym.ledger import Ledger
 from swarmgym.ledger.mapping import INFRA
 
@@ -53,7 +53,7 @@ class SpecStats:
 
 @dataclass
 class Group:
-    variant: str  # the arm's label (see arm())
+    variant: str  # the arm's label (see swarmgym.arms.arm())
     suite_hash: str
     adapter: str = ""
     suites: set[str] = field(default_factory=set)
@@ -193,22 +193,3 @@ def compare(a: Group, b: Group) -> HeadToHead:
     return HeadToHead(a, b, shared, sorted(a.specs.keys() - b.specs.keys()),
                       sorted(b.specs.keys() - a.specs.keys()), mean, se, stats.sign_test(diffs),
                       stats.mcnemar(pairs), pass_at)
-
-
-def arm(variant: str | None, flags_json: str | None, adapter: str | None = None) -> str:
-    """What is compared: the adapter and variant, plus the swarm flags in effect when any were set.
-
-    ``mlx (sim)`` and ``mlx (sim) [GOOSE_SWARM_GOALS=1]`` are two arms of a head-to-head: flipping
-    a flag and re-running the same variant is the flywheel's A/B.  ``mlx (goose)`` is another arm,
-    never pooled with a simulated one.  Records older than provenance have no adapter: ``mlx``.
-    """
-    label = flags_label(flags_json or "{}")
-    return (variant or "") + (f" ({adapter})" if adapter else "") + ("" if label == "(none)" else f" [{label}]")
-
-
-def flags_label(flags_json: str) -> str:
-    try:
-        flags = json.loads(flags_json)
-    except ValueError:
-        return flags_json
-    return ", ".join(f"{k}={v}" for k, v in sorted(flags.items())) or "(none)"

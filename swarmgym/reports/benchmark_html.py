@@ -14,7 +14,6 @@ Five views, all rebuilt from the ledger:
 """
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Iterable, Sequence
 from markupsafe import Markup, escape
 
 from swarmgym import stats
+from swarmgym.arms import arm_of
 from swarmgym.models import LedgerRecord
 from swarmgym.reports import bench
 
@@ -38,10 +38,6 @@ class ArmExtra:
 
     per_device: dict[str, int] = field(default_factory=dict)
     jobs: list[LedgerRecord] = field(default_factory=list)
-
-
-def arm_of(rec: LedgerRecord) -> str:
-    return bench.arm(rec.variant, json.dumps(rec.flags or {}), rec.provenance.adapter or None)
 
 
 def extras(records: Iterable[LedgerRecord]) -> dict[str, ArmExtra]:

@@ -16,10 +16,11 @@ import math
 from pathlib import Path
 
 from swarmgym import stats
+from swarmgym.arms import arm
 from swarmgym.atomic import atomic_write_text
 from swarmgym.textsafe import shown
 from swarmgym.ledger.mapping import INFRA
-from swarmgym.reports.bench import COLUMNS, arm
+from swarmgym.reports.bench import COLUMNS
 
 SEED_COLUMNS = ("variant", "tier", "spec", "app_slug", "session_id", "wall_secs", "functional", "overall",
                 "checks", "swarm", "cluster", "diagnostics", "tasks_done", "tasks_failed", "exit_code")

@@ -6,7 +6,8 @@ import time
 
 from swarmgym import stats
 from swarmgym.textsafe import shown
-from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead, flags_label
+from swarmgym.arms import flags_label
+from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead
 
 WHY_NOT_PAIRED = (
     "A suite hash covers the frozen prompts and golden checks. Different hashes mean the two runs "
