@@ -150,10 +150,6 @@ def state_path(cfg: Config, compare_id: str) -> Path:
     return cfg.runs_dir / "compares" / f"{compare_id}.json"
 
 
-def page_path(cfg: Config, compare_id: str) -> Path:
-    return cfg.runs_dir / f"compare-{compare_id}.html"
-
-
 def save_state(cfg: Config, st: CompareState) -> Path:
     return atomic_write_text(state_path(cfg, st.compare_id), st.model_dump_json(indent=1))
 
@@ -303,6 +299,8 @@ def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
 
 def summary(st: CompareState, cfg: Config | None = None) -> dict[str, Any]:
     """What ``compare --json`` prints."""
+    from swarmgym.reports.compare_page import page_path
+
     steps = st.steps()
     last = steps[-1] if steps else None
     return {"decision": st.decision, "runs": st.runs,

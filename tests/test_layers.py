@@ -13,7 +13,6 @@ from tests.support import layers
 #: that is gone fails too (remove it here), and anything new fails at once.
 KNOWN_CYCLES: set[tuple[str, ...]] = {
     tuple(f"swarmgym.{m}" for m in c) for c in (
-        ("compare", "reports.compare_page"),
         ("mutants", "suite"),
         ("queue.app", "queue.dispatch", "queue.schedules"),
         ("verify", "verify.checks", "verify.cluster", "verify.diagnostics", "verify.swarm"),
@@ -23,7 +22,6 @@ KNOWN_UPWARD: set[tuple[str, str]] = {
     (f"swarmgym.{a}", f"swarmgym.{b}") for a, b in (
         ("campaign", "queue"),
         ("campaign", "queue.routing"),
-        ("reports.compare_page", "compare"),
     )
 }
 

@@ -131,7 +131,10 @@ def _mark(v: bool | None) -> str:
     return "–" if v is None else ("✓" if v else "✗")
 
 
-def write_page(cfg: Config, st: CompareState) -> Path:
-    from swarmgym.compare import page_path
+def page_path(cfg: Config, compare_id: str) -> Path:
+    """Where one compare's page is written: ``runs/compare-<id>.html``."""
+    return cfg.runs_dir / f"compare-{compare_id}.html"
 
+
+def write_page(cfg: Config, st: CompareState) -> Path:
     return atomic_write_text(page_path(cfg, st.compare_id), render(st))
