@@ -29,7 +29,7 @@ from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.models import LedgerRecord, Model
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.queue.routing import check_name
+from swarmgym.names import check_name
 from swarmgym.suite import load_suite
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm

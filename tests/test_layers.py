@@ -20,8 +20,6 @@ KNOWN_CYCLES: set[tuple[str, ...]] = {
 }
 KNOWN_UPWARD: set[tuple[str, str]] = {
     (f"swarmgym.{a}", f"swarmgym.{b}") for a, b in (
-        ("campaign", "queue"),
-        ("campaign", "queue.routing"),
     )
 }
 

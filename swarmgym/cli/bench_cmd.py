@@ -81,7 +81,7 @@ def register(cli: click.Group) -> None:
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.adapters import preflight
         from swarmgym.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
-        from swarmgym.queue.routing import check_name
+        from swarmgym.names import check_name
 
         console = Console(soft_wrap=True)
         ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]

@@ -32,7 +32,7 @@ def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id:
     from swarmgym.explore import run_session
 
     from swarmgym.adapters import preflight
-    from swarmgym.queue.routing import check_name
+    from swarmgym.names import check_name
 
     cfg = config_from(ctx, **{"swarm.adapter": o["swarm"], "brain.provider": o["provider"]})
     preflight(cfg, o["swarm"] or cfg.swarm.adapter, check_name("variant", o["variant"]))

@@ -246,7 +246,7 @@ def register(cli: click.Group) -> None:
     def enqueue(ctx, tier, variant, pin_host, swarm, suite, campaign_id, wait, require_workers):
         """Plan a campaign and send it to the fleet; prints the campaign id at once."""
         from swarmgym.queue import dispatch, preflight
-        from swarmgym.queue.routing import check_name
+        from swarmgym.names import check_name
         from swarmgym.suite import load_suite
 
         cfg = config_from(ctx)
@@ -404,7 +404,8 @@ def register(cli: click.Group) -> None:
         from swarmgym.errors import UsageError
         from swarmgym.queue.app import mask_url
         from swarmgym.hosts import host_name
-        from swarmgym.queue.routing import COORDINATOR_QUEUE, check_name, worker_name, worker_queues
+        from swarmgym.names import check_name
+        from swarmgym.queue.routing import COORDINATOR_QUEUE, worker_name, worker_queues
         from swarmgym.workers.profiles import resolve_profile
 
         if home:

@@ -31,7 +31,7 @@ def register(cli: click.Group) -> None:
     def new(ctx: click.Context, name: str, force: bool) -> None:
         """On a host: write a fresh key for host NAME to queue.host_key_file (mode 0600)."""
         from swarmgym import hostkeys
-        from swarmgym.queue.routing import check_name
+        from swarmgym.names import check_name
 
         cfg = config_from(ctx)
         check_name("host", name)
@@ -48,7 +48,7 @@ def register(cli: click.Group) -> None:
     def add(ctx: click.Context, name: str, file: Path) -> None:
         """On the coordinator: trust the key in FILE for results from host NAME."""
         from swarmgym import hostkeys
-        from swarmgym.queue.routing import check_name
+        from swarmgym.names import check_name
 
         cfg = config_from(ctx)
         check_name("host", name)

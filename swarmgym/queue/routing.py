@@ -6,24 +6,13 @@ Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine),
 """
 from __future__ import annotations
 
-import re
-
-from swarmgym.errors import UsageError
+from swarmgym.names import check_name
 
 COORDINATOR_QUEUE = "coordinator"
 RUN_JOB = "swarmgym.run_job"
 COORDINATOR_TASKS = ("swarmgym.record_job", "swarmgym.finalize_campaign",
                      "swarmgym.reconcile", "swarmgym.open_campaign", "swarmgym.mark_campaign",
                      "swarmgym.scheduled_campaign", "swarmgym.regenerate_reports", "swarmgym.campaign_alarm")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
-
-
-def check_name(kind: str, value: str) -> str:
-    if not _NAME.match(value or ""):
-        raise UsageError(f"--{kind} {value!r}: expected letters, digits, '.', '_' or '-' (max 63)")
-    return value
-
-
 def variant_queue(variant: str) -> str:
     return f"variant.{check_name('variant', variant)}"
 
