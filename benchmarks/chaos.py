@@ -42,9 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from swarmgym.config import load_config  # noqa: E402
 from swarmgym.models import LedgerRecord  # noqa: E402
-from swarmgym.queue import deadhosts, dispatch, durable, liveness  # noqa: E402
+from swarmgym.queue import deadhosts, dispatch, durable, keys, liveness  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
-from swarmgym.queue.lease import lease_key  # noqa: E402
 from swarmgym.queue.localfleet import LocalFleet  # noqa: E402
 from swarmgym.queue.localredis import LocalRedis  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
@@ -252,7 +251,7 @@ def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: f
     try:
         if ev["kind"] in ("kill_host", "stop_host"):  # the job is back in the queue (or already recorded)
             (jid,) = ev["jobs"]
-            holder = r.get(lease_key(jid)) or ""
+            holder = r.get(keys.lease(jid)) or ""
             ok = (counts[jid] >= 1 or jid in deadhosts.lost_jobs_of(r, cid)
                   or (bool(holder) and not holder.startswith(ev["host"] + "|")))
         elif ev["kind"] == "kill_coordinator":
@@ -261,7 +260,7 @@ def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: f
                 sum(counts.values()) > ev["records_before"] or done)
         elif ev["kind"] == "restart_redis":
             busy = dispatch.queued_job_ids(r) | set(liveness.running(r))
-            busy |= {j for j in planned if r.exists(lease_key(j))}
+            busy |= {j for j in planned if r.exists(keys.lease(j))}
             ok = all(counts[j] >= 1 or j in busy for j in planned)
         elif ev["kind"] == "ledger_full":
             ok = "unfill_at" not in ev and durable.state(r) is None

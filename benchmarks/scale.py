@@ -45,7 +45,7 @@ from swarmgym.campaign import Campaign, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.models import JobSpec
-from swarmgym.queue import counters, dispatch, store
+from swarmgym.queue import dispatch, keys, store
 from swarmgym.queue.app import make_app
 from swarmgym.queue.localfleet import LocalFleet
 from swarmgym.queue.localredis import LocalRedis
@@ -197,7 +197,7 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
     t1 = time.time()
     os.kill(coord_pid, signal.SIGCONT)
     led = Ledger(cfg.ledger_dir)
-    while r.hget(counters.hash_key(cid), "status") != "finalized":
+    while r.hget(keys.campaign(cid), "status") != "finalized":
         if time.time() - t1 > 3600:
             raise TimeoutError(f"{cid}: not finalized")
         time.sleep(0.2)
@@ -209,7 +209,7 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
     sampler.join()
     time.sleep(0.5)
     after_mem = int(r.info("memory")["used_memory"])
-    summary = r.hgetall(counters.hash_key(cid))
+    summary = r.hgetall(keys.campaign(cid))
     ids = Counter(json.loads(line)["job_id"] for line in (cfg.ledger_dir / "sessions.jsonl").read_text().splitlines()
                   if cid in line)
     planned = {j.job_id for j in camp.jobs}

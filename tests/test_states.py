@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from swarmgym.queue import store
+from swarmgym.queue import keys
 from swarmgym.states import CampaignStatus, JobStatus
 
 
@@ -18,9 +18,9 @@ def r(rdb):
 def test_a_done_job_is_seen_as_done_however_its_json_is_spaced(r):
     from swarmgym.queue import deadhosts
 
-    r.hset(store.jobs_key("c1"), "c1-000", json.dumps({"s": "done", "h": "h"}))
-    r.hset(store.jobs_key("c1"), "c1-001", json.dumps({"s": "done"}, separators=(",", ":")))
-    r.hset(store.jobs_key("c1"), "c1-002", json.dumps({"h": "h", "note": '"s": "done"', "s": "queued"}))
+    r.hset(keys.campaign_jobs("c1"), "c1-000", json.dumps({"s": "done", "h": "h"}))
+    r.hset(keys.campaign_jobs("c1"), "c1-001", json.dumps({"s": "done"}, separators=(",", ":")))
+    r.hset(keys.campaign_jobs("c1"), "c1-002", json.dumps({"h": "h", "note": '"s": "done"', "s": "queued"}))
     assert deadhosts.job_done(r, "c1", "c1-000") and deadhosts.job_done(r, "c1", "c1-001")  # a substring match misses one
     assert not deadhosts.job_done(r, "c1", "c1-002")  # and is fooled by this
     assert not deadhosts.job_done(r, "c1", "nope")

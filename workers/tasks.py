@@ -30,20 +30,16 @@ from swarmgym.errors import JobNotRun, SwarmgymError
 from swarmgym.hosts import host_of
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.proctree import kill_with_group
-from swarmgym.queue import accept, deadhosts, liveness, signing, store
+from swarmgym.queue import accept, deadhosts, keys, liveness, signing, store
 from swarmgym.states import JobStatus
 from swarmgym.queue.app import app_config, declare_queues
 from swarmgym.queue.lease import JobLease, mark_leased
-from swarmgym.queue.redis_util import PREFIX, for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB
+from swarmgym.queue.redis_util import for_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE
 from swarmgym.workers import artefacts
 from swarmgym.workers.sampler import HostSampler, summarize
 
 log = logging.getLogger(__name__)
-
-
-def draining_key(host: str, main_pid: int) -> str:
-    return f"{PREFIX}draining:{host}:{main_pid}"
 
 
 def start_guard(pid: int) -> subprocess.Popen | None:
@@ -127,7 +123,7 @@ def send_record(app, cfg, res: JobResult, bundle: str | None = None) -> None:
     except SwarmgymError as e:
         log.error("record_job for %s sent unsigned (it will be refused): %s", res.job.job_id, e)
         sig = None
-    to_coordinator(app, "swarmgym.record_job", [out, bundle, sig], res.job.job_id)
+    to_coordinator(app, keys.RECORD_JOB, [out, bundle, sig], res.job.job_id)
 
 
 def pack_artefacts(cfg, res: JobResult) -> tuple[JobResult, str | None]:
@@ -171,7 +167,7 @@ class RunJobTask(Task):
             log.exception("run_job %s failed and could not be recorded", task_id)
 
 
-@shared_task(name=RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=keys.RUN_JOB, bind=True, base=RunJobTask, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_job_task(self, job: dict) -> dict:
     task_started = time.time()
     cfg = app_config(self.app)
@@ -216,7 +212,7 @@ def run_job_task(self, job: dict) -> dict:
             guard.wait(timeout=5)
         lease.release()
     try:
-        if r.exists(draining_key(host, os.getppid())):
+        if r.exists(keys.draining(host, os.getppid())):
             store.mark_job(r, spec.campaign_id, spec.job_id, "queued", requeued_by=host)
             liveness.finished(r, spec.job_id, self.request.id)
             raise Reject(f"worker {self.request.hostname} shutting down: job requeued", requeue=True)
@@ -286,7 +282,7 @@ def _kill_running_swarms(sender=None, sig=None, how=None, exitcode=None, **kw):
         cfg = app_config(current_app)
         me = psutil.Process()
         host = host_of(str(sender) if sender else None)
-        for_config(cfg).set(draining_key(host, me.pid), "1", ex=3600)
+        for_config(cfg).set(keys.draining(host, me.pid), "1", ex=3600)
         pool = {p.pid for p in me.children()}
         for child in pool:
             guards = {p.pid for p in psutil.Process(child).children() if "swarmgym.guard" in " ".join(p.cmdline())}

@@ -40,12 +40,10 @@ from swarmgym.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.queue import counters, plans, signing
+from swarmgym.queue import counters, keys, plans, signing
 from swarmgym.queue.lease import holder, leased_by
-from swarmgym.queue.redis_util import PREFIX
 
 log = logging.getLogger(__name__)
-REFUSED_LIST = f"{PREFIX}refused"
 SIM_PREFIX = "SWARMGYM_SIM_"
 
 
@@ -148,8 +146,8 @@ def keep_refused(cfg: Any, r: Any, kind: str, job_id: str, reason: str, payload:
         log.warning("refused %s for %s not kept on disk: %s", kind, job_id, e)
     line = json.dumps({"ts": time.time(), "kind": kind, "job_id": job_id, "reason": reason})
     try:
-        r.lpush(REFUSED_LIST, line)
-        r.ltrim(REFUSED_LIST, 0, 999)
+        r.lpush(keys.REFUSED, line)
+        r.ltrim(keys.REFUSED, 0, 999)
     except redis.RedisError as e:  # the log line and the file still say it
         log.warning("refusal of %s not counted in Redis: %s", job_id, e)
     return {"refused": True, "kind": kind, "job_id": job_id, "reason": reason}

@@ -29,14 +29,12 @@ from celery import shared_task
 from swarmgym.errors import SwarmgymError
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
-from swarmgym.queue import counters, deadhosts, dispatch, durable, plans, store
+from swarmgym.queue import counters, deadhosts, dispatch, durable, keys, store
 from swarmgym.queue.app import app_config
-from swarmgym.queue.lease import leased_key
-from swarmgym.queue.redis_util import PREFIX, for_config
+from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 
 log = logging.getLogger(__name__)
-REPORTS_PENDING = f"{PREFIX}reports:pending"
 _LEDGERS: dict = {}
 _WRITERS: dict = {}
 _MAKE = threading.Lock()
@@ -102,7 +100,7 @@ def _summarize(cfg, r, cid: str, rec, secs: float | None = None) -> None:
     counters.summarize(r, cid, ttl=cfg.queue.summary_ttl, overall=rec.overall,
                        findings=len(data.get("findings") or []), recorded=data.get("jobs"),
                        planned=data.get("planned"), finalize_secs=secs,
-                       drop=[deadhosts.lost_key(cid), plans.plan_key(cid), leased_key(cid)])
+                       drop=[keys.campaign_lost(cid), keys.plan(cid), keys.campaign_leased(cid)])
 
 
 def finalize(app, cfg, cid: str) -> dict:
@@ -147,7 +145,7 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
     missing = {j.job_id for j in camp.jobs} - {x.job_id for x in recs}
     if missing:  # counters disagree with the ledger (a rebuilt Redis): trust the ledger, recount
         log.warning("finalize %s: counters said complete but %d job(s) have no record; recounting", cid, len(missing))
-        r.delete(counters.hash_key(cid))
+        r.delete(keys.campaign(cid))
         _rebuild_counters(cfg, r, cid)
         return {"campaign_id": cid, "status": "incomplete", "missing": len(missing)}
     weights = {camp.pin_host: 1.0} if camp.pin_host else live_host_weights(app, camp.variant)
@@ -172,11 +170,11 @@ def request_alarm(app, cfg, rec) -> bool:
 
     if wanted(cfg, rec) is None:
         return False
-    app.send_task("swarmgym.campaign_alarm", args=[rec.campaign_id], queue=COORDINATOR_QUEUE, ignore_result=True)
+    app.send_task(keys.CAMPAIGN_ALARM, args=[rec.campaign_id], queue=COORDINATOR_QUEUE, ignore_result=True)
     return True
 
 
-@shared_task(name="swarmgym.campaign_alarm", bind=True, acks_late=True, ignore_result=True)
+@shared_task(name=keys.CAMPAIGN_ALARM, bind=True, acks_late=True, ignore_result=True)
 def campaign_alarm(self, campaign_id: str) -> dict:
     """Run the schedule's ``on_change`` command for a finalized campaign (failures logged, retried once)."""
     from swarmgym.alarm import fire_for
@@ -192,18 +190,18 @@ def campaign_alarm(self, campaign_id: str) -> dict:
 def request_reports(app, r) -> bool:
     """Ask for BENCHMARK.md + CSVs to be rebuilt (they cover the whole ledger, so not inside finalize,
     whose cost stays linear in its campaign).  Requests coalesce: one pending regeneration at a time."""
-    if not r.set(REPORTS_PENDING, "1", nx=True, ex=3600):
+    if not r.set(keys.REPORTS_PENDING, "1", nx=True, ex=3600):
         return False
-    app.send_task("swarmgym.regenerate_reports", queue=COORDINATOR_QUEUE, ignore_result=True)
+    app.send_task(keys.REGENERATE_REPORTS, queue=COORDINATOR_QUEUE, ignore_result=True)
     return True
 
 
-@shared_task(name="swarmgym.regenerate_reports", bind=True, acks_late=True, ignore_result=True)
+@shared_task(name=keys.REGENERATE_REPORTS, bind=True, acks_late=True, ignore_result=True)
 def regenerate_reports(self) -> dict:
     from swarmgym.reports import regenerate
 
     cfg = app_config(self.app)
-    for_config(cfg).delete(REPORTS_PENDING)  # a campaign finalized from now on asks again
+    for_config(cfg).delete(keys.REPORTS_PENDING)  # a campaign finalized from now on asks again
     try:
         return {"reports": [str(p) for p in regenerate(cfg)]}
     except Exception as e:  # the records stand even if a report could not be written
@@ -218,7 +216,7 @@ def _retry(task, r, exc: BaseException, what: str):
                       max_retries=None)
 
 
-@shared_task(name="swarmgym.record_job", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+@shared_task(name=keys.RECORD_JOB, bind=True, acks_late=True, ignore_result=True, max_retries=None,
              autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def record_job(self, result: dict, artefacts: str | None = None, signature: dict | None = None) -> dict:
     if not isinstance(result, dict) or result.get("duplicate") or result.get("cancelled") or result.get("invalid"):
@@ -267,7 +265,7 @@ def store_artefacts(cfg, session_id: str, payload: str) -> None:
         log.exception("artefacts of %s not stored", session_id)
 
 
-@shared_task(name="swarmgym.finalize_campaign", bind=True, acks_late=True, ignore_result=True, max_retries=None,
+@shared_task(name=keys.FINALIZE_CAMPAIGN, bind=True, acks_late=True, ignore_result=True, max_retries=None,
              autoretry_for=(redis.RedisError,), retry_backoff=2, retry_backoff_max=30)
 def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
     cfg = app_config(self.app)
@@ -311,7 +309,7 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
         lost = dispatch.lost_jobs(cfg, camp, 0.0 if flushed and time.time() - camp.created > ENQUEUE_WINDOW
                                   else grace)
         if flushed:
-            r.hdel(store.hash_key(cid), "flushed_at")
+            r.hdel(keys.campaign(cid), "flushed_at")
         if lost:
             log.warning("reconcile %s: re-sending %d lost job(s)", cid, len(lost))
             dispatch.requeue(app, cfg, camp, lost)
@@ -323,7 +321,7 @@ def flush_seen(cfg, r, camp) -> bool | None:
     """Did Redis lose the campaign's state (a flush, a restart without persistence)?  None when it just
     did (the counters are rebuilt now; hosts' lease renewers need a moment to set their leases again),
     True on a later pass once they have, False otherwise."""
-    key = store.hash_key(camp.campaign_id)
+    key = keys.campaign(camp.campaign_id)
     if not r.exists(key):
         _rebuild_counters(cfg, r, camp.campaign_id)
         r.hset(key, "flushed_at", round(time.time(), 3))
@@ -338,6 +336,6 @@ FLUSH_SETTLE = 2.0  # seconds for leases and running entries to come back after 
 ENQUEUE_WINDOW = 30.0  # a campaign younger than this may still be being enqueued: lost_grace applies
 
 
-@shared_task(name="swarmgym.reconcile", bind=True, ignore_result=True)
+@shared_task(name=keys.RECONCILE, bind=True, ignore_result=True)
 def reconcile(self, grace: float | None = None) -> dict:
     return reconcile_all(self.app, app_config(self.app), grace)

@@ -1,6 +1,6 @@
 """Campaign progress as counters: O(1) per record, O(1) for ``status`` (issue #16).
 
-Redis keys of one campaign (owner: this module; see docs/redis-keys.md):
+Redis keys of one campaign (owner: this module; names: :mod:`swarmgym.queue.keys`; see docs/redis-keys.md):
 
 ``swarmgym:campaign:<cid>``         hash: ``planned recorded failed stale running requeued status``
                                     ``variant tier created last_ts``, ``o:<overall>`` counts
@@ -30,32 +30,11 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 RECENT = 20
-CAMPAIGNS_SET = f"{PREFIX}campaigns"   # ids of campaigns not finalized yet
 COUNTERS = ("planned", "recorded", "failed", "stale", "running", "requeued")
 FAILED = ("error", "infra", "fail")   # overall values counted as failed (needs a look in `status`)
-
-
-def hash_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}"
-
-
-def jobs_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}:jobs"
-
-
-def recent_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}:recent"
-
-
-def claim_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}:finalizing"
-
-
-def running_key(cid: str) -> str:
-    return f"{PREFIX}campaign:{cid}:running"
 
 
 EPOCH = "epoch"  # set when the campaign is opened, never by a rebuild: its absence means Redis lost the campaign
@@ -65,11 +44,16 @@ def intact(r, cid: str) -> bool:
     """Has Redis held this campaign's keys since it was opened (no flush, no restart without
     persistence)?  The ``epoch`` field is written by :func:`open_campaign` only; :func:`rebuild`
     (after a loss) leaves it out, so per-job evidence Redis once held may be gone."""
-    return bool(r.hexists(hash_key(cid), EPOCH))
+    return bool(r.hexists(keys.campaign(cid), EPOCH))
 
 
 def keys_of(cid: str) -> list[str]:
-    return [hash_key(cid), jobs_key(cid), recent_key(cid), claim_key(cid), running_key(cid)]
+    return [*_script_keys(cid), keys.campaign_finalizing(cid)]
+
+
+def _script_keys(cid: str) -> list[str]:
+    """KEYS of the :data:`_RECORD` and :data:`_MOVE` scripts: hash, jobs, recent, running."""
+    return [keys.campaign(cid), keys.campaign_jobs(cid), keys.campaign_recent(cid), keys.campaign_running(cid)]
 
 
 # KEYS: hash, jobs, recent, running   ARGV: job_id, state json, failed 0/1, change json, RECENT, now, overall
@@ -145,17 +129,17 @@ def open_campaign(r, cid: str, *, planned: int, variant: str, tier: str, created
     """Create (or refresh the descriptive fields of) the campaign hash; counters start at 0 once.
     A hash created here gets its ``epoch`` (unless ``epoch=False``: not an opening); one refreshed
     here keeps whatever it had (a rebuilt one stays without)."""
-    fresh = epoch and not r.exists(hash_key(cid))
+    fresh = epoch and not r.exists(keys.campaign(cid))
     pipe = r.pipeline(transaction=False)
-    pipe.hset(hash_key(cid), mapping={"planned": planned, "jobs": planned, "variant": variant, "tier": tier,
+    pipe.hset(keys.campaign(cid), mapping={"planned": planned, "jobs": planned, "variant": variant, "tier": tier,
                                       "created": created, "status": status})
     for c in COUNTERS[1:]:
-        pipe.hsetnx(hash_key(cid), c, 0)
+        pipe.hsetnx(keys.campaign(cid), c, 0)
     if fresh:
-        pipe.hsetnx(hash_key(cid), EPOCH, round(time.time(), 3))
-    pipe.sadd(CAMPAIGNS_SET, cid)
+        pipe.hsetnx(keys.campaign(cid), EPOCH, round(time.time(), 3))
+    pipe.sadd(keys.CAMPAIGNS, cid)
     if ttl:
-        pipe.expire(hash_key(cid), ttl)
+        pipe.expire(keys.campaign(cid), ttl)
     pipe.execute()
 
 
@@ -166,14 +150,14 @@ def plan_jobs(r, cid: str, job_ids: Iterable[tuple[str, str]], *, ttl: int, batc
     pipe = r.pipeline(transaction=False)
     for jid, tid in job_ids:
         if requeued:
-            pipe.evalsha(_sha(r, _MOVE), 4, hash_key(cid), jobs_key(cid), recent_key(cid), running_key(cid), jid,
+            pipe.evalsha(_sha(r, _MOVE), 4, *_script_keys(cid), jid,
                          _state("queued", t=tid), "queued", _change(jid, "requeued"), RECENT, "requeued", "")
         else:
-            pipe.hsetnx(jobs_key(cid), jid, _state("queued", t=tid))
+            pipe.hsetnx(keys.campaign_jobs(cid), jid, _state("queued", t=tid))
         n += 1
         if n % batch == 0:
             pipe.execute()
-    pipe.expire(jobs_key(cid), ttl)
+    pipe.expire(keys.campaign_jobs(cid), ttl)
     pipe.execute()
     return n
 
@@ -200,7 +184,7 @@ def _eval(r, script: str, keys: list[str], args: list[Any]):
 
 def record(r, cid: str, job_id: str, *, host: str, overall: str) -> tuple[int, int, int]:
     """Count ``job_id`` as recorded (idempotent). Returns (code, recorded, planned); see :data:`_RECORD`."""
-    code, n, planned = _eval(r, _RECORD, [hash_key(cid), jobs_key(cid), recent_key(cid), running_key(cid)],
+    code, n, planned = _eval(r, _RECORD, _script_keys(cid),
                              [job_id, _state("done", h=host, o=overall), int(overall in FAILED),
                               _change(job_id, "done", host=host, overall=overall), RECENT, round(time.time(), 3),
                               overall or "none"])
@@ -210,13 +194,13 @@ def record(r, cid: str, job_id: str, *, host: str, overall: str) -> tuple[int, i
 def move(r, cid: str, job_id: str, state: str, *, counter: str = "", **info: Any) -> int:
     """Set a job's state (``running`` / ``queued`` / ``stale``), bumping ``counter`` if given; never undoes done."""
     running = json.dumps({"h": info.get("h"), "ts": round(time.time(), 3)}, separators=(",", ":"))
-    return int(_eval(r, _MOVE, [hash_key(cid), jobs_key(cid), recent_key(cid), running_key(cid)],
+    return int(_eval(r, _MOVE, _script_keys(cid),
                      [job_id, _state(state, **info), state, _change(job_id, state, **info), RECENT, counter,
                       running]))
 
 
 def job_state(r, cid: str, job_id: str) -> dict:
-    raw = r.hget(jobs_key(cid), job_id)
+    raw = r.hget(keys.campaign_jobs(cid), job_id)
     if not raw:
         return {}
     try:
@@ -230,7 +214,7 @@ def job_state(r, cid: str, job_id: str) -> dict:
 def job_states(r, cid: str) -> dict[str, dict]:
     """Every job's state (linear: for ``--all``, cancel and lost-job scans, never for a status tick)."""
     out = {}
-    for jid, raw in (r.hgetall(jobs_key(cid)) or {}).items():
+    for jid, raw in (r.hgetall(keys.campaign_jobs(cid)) or {}).items():
         try:
             d = json.loads(raw)
         except ValueError:
@@ -244,9 +228,9 @@ def snapshot(r, cid: str, recent: int = 10) -> dict | None:
     """What ``status``/``--watch`` show, in one round trip: the counters, the last changes and the
     jobs running now with their hosts (``running_jobs``: job_id -> {host, since})."""
     pipe = r.pipeline(transaction=False)
-    pipe.hgetall(hash_key(cid))
-    pipe.lrange(recent_key(cid), 0, max(0, recent - 1))
-    pipe.hgetall(running_key(cid))
+    pipe.hgetall(keys.campaign(cid))
+    pipe.lrange(keys.campaign_recent(cid), 0, max(0, recent - 1))
+    pipe.hgetall(keys.campaign_running(cid))
     h, changes, running = pipe.execute()
     if not h:
         return None
@@ -282,17 +266,17 @@ def rebuild(r, cid: str, *, planned: list[str], recorded: dict[str, str], varian
     for j in planned:
         if j in recorded:
             outcomes[f"o:{recorded[j] or 'none'}"] = outcomes.get(f"o:{recorded[j] or 'none'}", 0) + 1
-    pipe.delete(hash_key(cid))
-    pipe.hset(hash_key(cid), mapping={**outcomes,
+    pipe.delete(keys.campaign(cid))
+    pipe.hset(keys.campaign(cid), mapping={**outcomes,
         "planned": len(planned), "jobs": len(planned), "variant": variant, "tier": tier, "created": created,
         "status": status, "recorded": sum(1 for j in planned if j in recorded),
         "failed": sum(1 for j in planned if recorded.get(j) in FAILED), "stale": 0, "running": 0, "requeued": 0})
-    pipe.sadd(CAMPAIGNS_SET, cid)
+    pipe.sadd(keys.CAMPAIGNS, cid)
     pipe.execute()
     items = [(j, _state("done", o=recorded[j]) if j in recorded else _state("queued")) for j in planned]
     for i in range(0, len(items), 2000):
-        r.hset(jobs_key(cid), mapping=dict(items[i:i + 2000]))
-    r.expire(jobs_key(cid), ttl)
+        r.hset(keys.campaign_jobs(cid), mapping=dict(items[i:i + 2000]))
+    r.expire(keys.campaign_jobs(cid), ttl)
 
 
 # --- finalize: once per campaign -----------------------------------------------------------
@@ -301,28 +285,28 @@ def claim(r, cid: str, ttl: int = 600) -> str | None:
     """Take the finalize claim; None if another process holds it.  It expires, so a crash mid-finalize
     only delays the next attempt (reconcile or a redelivered record) by ``ttl``."""
     token = uuid.uuid4().hex
-    return token if r.set(claim_key(cid), token, nx=True, ex=ttl) else None
+    return token if r.set(keys.campaign_finalizing(cid), token, nx=True, ex=ttl) else None
 
 
 _RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
 
 def release(r, cid: str, token: str) -> None:
-    r.eval(_RELEASE, 1, claim_key(cid), token)
+    r.eval(_RELEASE, 1, keys.campaign_finalizing(cid), token)
 
 
 def summarize(r, cid: str, *, ttl: int, drop: Iterable[str] = (), **fields: Any) -> None:
     """The campaign is in the ledger: keep a small summary hash (expiring), drop everything per job
     (plus ``drop``: other per-campaign keys, e.g. the dead-host module's lost jobs)."""
     pipe = r.pipeline(transaction=True)
-    pipe.hset(hash_key(cid), mapping={"status": "finalized", "running": 0, "finalized_at": round(time.time(), 3),
+    pipe.hset(keys.campaign(cid), mapping={"status": "finalized", "running": 0, "finalized_at": round(time.time(), 3),
                                       **{k: v for k, v in fields.items() if v is not None}})
-    pipe.hdel(hash_key(cid), "finalize_pending")
-    pipe.delete(jobs_key(cid), recent_key(cid), running_key(cid), *drop)
-    pipe.srem(CAMPAIGNS_SET, cid)
-    pipe.expire(hash_key(cid), ttl)
+    pipe.hdel(keys.campaign(cid), "finalize_pending")
+    pipe.delete(keys.campaign_jobs(cid), keys.campaign_recent(cid), keys.campaign_running(cid), *drop)
+    pipe.srem(keys.CAMPAIGNS, cid)
+    pipe.expire(keys.campaign(cid), ttl)
     pipe.execute()
 
 
 def active(r) -> list[str]:
-    return sorted(r.smembers(CAMPAIGNS_SET) or [])
+    return sorted(r.smembers(keys.CAMPAIGNS) or [])

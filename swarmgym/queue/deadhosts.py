@@ -1,7 +1,7 @@
 """Dead and sleeping hosts: re-send their running job at once, never wait out the visibility timeout.
 
 :func:`sweep` (run by the coordinator every few seconds, and by every reconcile) looks at the jobs
-hosts are running (:data:`swarmgym.queue.liveness.RUNNING`).  A job whose host has been silent for
+hosts are running (:data:`swarmgym.queue.keys.RUNNING`).  A job whose host has been silent for
 ``queue.dead_host_secs`` — no lease renewal, no heartbeat: killed, powered off, SIGSTOPped, asleep —
 is taken from it:
 
@@ -25,21 +25,14 @@ from typing import Any
 
 import redis
 
-from swarmgym.queue import counters, liveness, store
-from swarmgym.queue.lease import lease_key
-from swarmgym.queue.redis_util import PREFIX, for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, queue_for_job
+from swarmgym.queue import counters, keys, liveness, store
+from swarmgym.queue.redis_util import for_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE, queue_for_job
 from swarmgym.states import JobState
 
 log = logging.getLogger(__name__)
 
-STALE = f"{PREFIX}stale"           # hash task_id -> JSON {job_id, host, ts}: deliveries taken from a dead host
 UNACKED, UNACKED_INDEX = "unacked", "unacked_index"   # kombu's Redis transport (ack emulation)
-
-
-def lost_key(cid: str) -> str:
-    """hash job_id -> JSON {host, silent, ts, task_id}: the last time the job was taken from a dead host."""
-    return f"{PREFIX}campaign:{cid}:lost"
 
 
 _CLAIM = """
@@ -114,12 +107,12 @@ def job_done(r: redis.Redis, cid: str, jid: str) -> bool:
 
 
 def is_stale(r: redis.Redis, task_id: str | None) -> bool:
-    return task_id is not None and bool(r.hexists(STALE, task_id))
+    return task_id is not None and bool(r.hexists(keys.STALE, task_id))
 
 
 def lost_jobs_of(r: redis.Redis, cid: str) -> dict[str, dict]:
     out = {}
-    for jid, raw in (r.hgetall(lost_key(cid)) or {}).items():
+    for jid, raw in (r.hgetall(keys.campaign_lost(cid)) or {}).items():
         try:
             out[jid] = json.loads(raw)
         except ValueError:
@@ -134,19 +127,19 @@ def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: f
     ttl = int(cfg.queue.result_expires)
     pipe = r.pipeline(transaction=False)
     if old:
-        pipe.hset(STALE, old, json.dumps({"job_id": jid, "host": host, "ts": round(time.time(), 3)}))
-    pipe.expire(STALE, ttl)
-    pipe.hset(lost_key(cid), jid, json.dumps({"host": host, "silent": round(silent, 1), "ts": round(time.time(), 3),
-                                              "stale_task": old, "task_id": tid}))
-    pipe.expire(lost_key(cid), ttl)
+        pipe.hset(keys.STALE, old, json.dumps({"job_id": jid, "host": host, "ts": round(time.time(), 3)}))
+    pipe.expire(keys.STALE, ttl)
+    lost = {"host": host, "silent": round(silent, 1), "ts": round(time.time(), 3), "stale_task": old, "task_id": tid}
+    pipe.hset(keys.campaign_lost(cid), jid, json.dumps(lost))
+    pipe.expire(keys.campaign_lost(cid), ttl)
     pipe.execute()
     if old:
         drop_unacked(r, {old})
-    r.eval(_FREE_LEASE, 1, lease_key(jid), f"{host}|")
+    r.eval(_FREE_LEASE, 1, keys.lease(jid), f"{host}|")
     store.mark_job(r, cid, jid, "queued", task_id=tid, requeued=True)
     if old:
-        r.hincrby(store.hash_key(cid), "stale", 1)  # the campaign's count of stale deliveries
-    app.send_task(RUN_JOB, args=[job], queue=queue_for_job(job), task_id=tid, ignore_result=True)
+        r.hincrby(keys.campaign(cid), "stale", 1)  # the campaign's count of stale deliveries
+    app.send_task(keys.RUN_JOB, args=[job], queue=queue_for_job(job), task_id=tid, ignore_result=True)
     return tid
 
 
@@ -157,17 +150,17 @@ def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> l
     window = cfg.queue.dead_host_secs
     last = liveness.beats(r)
     done: list[dict] = []
-    for jid, raw in (r.hgetall(liveness.RUNNING) or {}).items():
+    for jid, raw in (r.hgetall(keys.RUNNING) or {}).items():
         try:
             entry = json.loads(raw)
         except ValueError:
-            r.hdel(liveness.RUNNING, jid)
+            r.hdel(keys.RUNNING, jid)
             continue
         host = entry.get("host", "?")
         silent = now - max(last.get(host, 0.0), float(entry.get("since") or 0))
         if silent < window:
             continue
-        if not r.eval(_CLAIM, 1, liveness.RUNNING, jid, raw):
+        if not r.eval(_CLAIM, 1, keys.RUNNING, jid, raw):
             continue  # another sweeper took it, or the host finished meanwhile
         cid = entry.get("cid") or ""
         if cid and job_done(r, cid, jid):
@@ -178,7 +171,7 @@ def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> l
             tid = _resend(app, r, cfg, jid, entry, silent)
         except Exception as e:  # the broker hiccupped: put the entry back, the next sweep retries
             log.error("dead host %s: could not re-send %s: %s", host, jid, e)
-            r.hset(liveness.RUNNING, jid, raw)
+            r.hset(keys.RUNNING, jid, raw)
             continue
         log.warning("host %s silent %s: job %s re-sent as %s (delivery %s is stale)", host,
                     liveness.fmt_secs(silent), jid, tid, entry.get("task_id"))

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
 from swarmgym.errors import QueueError
 from swarmgym.models import JobSpec
-from swarmgym.queue import counters, store
+from swarmgym.queue import counters, keys, store
 from swarmgym.queue.app import declare_queues
-from swarmgym.queue.lease import lease_key
 from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, queue_for_job
+from swarmgym.queue.routing import COORDINATOR_QUEUE, queue_for_job
 
 
 @dataclass
@@ -33,7 +32,7 @@ class Sent:
 
 
 def job_signature(app, job: JobSpec, task_id: str):
-    return app.signature(RUN_JOB, args=[job.model_dump(mode="json")], queue=queue_for_job(job.model_dump()),
+    return app.signature(keys.RUN_JOB, args=[job.model_dump(mode="json")], queue=queue_for_job(job.model_dump()),
                          task_id=task_id)
 
 
@@ -64,7 +63,7 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
     r = for_config(cfg)
     if not jobs:
         declare_queues(app, [COORDINATOR_QUEUE])
-        app.send_task("swarmgym.finalize_campaign", args=[cid], queue=COORDINATOR_QUEUE, ignore_result=True)
+        app.send_task(keys.FINALIZE_CAMPAIGN, args=[cid], queue=COORDINATOR_QUEUE, ignore_result=True)
         return 0
     tids = [(j.job_id, j.job_id if fresh else f"{j.job_id}~{uuid.uuid4().hex[:6]}") for j in jobs]
     counters.plan_jobs(r, cid, tids, ttl=cfg.queue.result_expires, requeued=not fresh, batch=batch * 4)
@@ -76,7 +75,7 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
             for i in range(0, len(jobs), batch):
                 with producer.batch(max_size=batch * 4):
                     for job, (_, tid), queue in zip(jobs[i:i + batch], tids[i:i + batch], queues[i:i + batch]):
-                        app.send_task(RUN_JOB, args=[job.model_dump(mode="json")], queue=queue, task_id=tid,
+                        app.send_task(keys.RUN_JOB, args=[job.model_dump(mode="json")], queue=queue, task_id=tid,
                                       producer=producer, ignore_result=True, retry=False, declare=[],
                                       argsrepr=_argsrepr(job), kwargsrepr="{}")
                 sent += len(jobs[i:i + batch])
@@ -167,7 +166,7 @@ def _job_id_of_message(raw: str) -> str | None:
             msg = msg[0]
         if isinstance(msg, str):
             msg = json.loads(msg)
-        if msg.get("headers", {}).get("task") != RUN_JOB:
+        if msg.get("headers", {}).get("task") != keys.RUN_JOB:
             return None
         body = msg.get("body")
         if msg.get("properties", {}).get("body_encoding") == "base64":
@@ -200,7 +199,7 @@ def queued_job_ids(r) -> set[str]:
 def running_job_ids(r, job_ids: list[str]) -> set[str]:
     if not job_ids:
         return set()
-    vals = r.mget([lease_key(j) for j in job_ids])
+    vals = r.mget([keys.lease(j) for j in job_ids])
     return {j for j, v in zip(job_ids, vals) if v}
 
 

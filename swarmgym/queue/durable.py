@@ -20,11 +20,10 @@ import time
 import redis
 
 from swarmgym.errors import LedgerError
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
 
-ERROR_KEY = f"{PREFIX}ledger:error"
 WRITE_ERRORS: tuple[type[BaseException], ...] = (LedgerError, sqlite3.Error, OSError)
 BACKOFF_MAX = 15.0
 
@@ -45,9 +44,9 @@ def failing(r: redis.Redis, exc: BaseException, what: str) -> None:
     now = round(time.time(), 3)
     try:
         pipe = r.pipeline(transaction=False)
-        pipe.hsetnx(ERROR_KEY, "since", now)
-        pipe.hset(ERROR_KEY, mapping={"last": now, "error": describe(exc), "waiting": what})
-        pipe.hincrby(ERROR_KEY, "attempts", 1)
+        pipe.hsetnx(keys.LEDGER_ERROR, "since", now)
+        pipe.hset(keys.LEDGER_ERROR, mapping={"last": now, "error": describe(exc), "waiting": what})
+        pipe.hincrby(keys.LEDGER_ERROR, "attempts", 1)
         pipe.execute()
     except redis.RedisError:
         pass
@@ -56,8 +55,8 @@ def failing(r: redis.Redis, exc: BaseException, what: str) -> None:
 
 def ok(r: redis.Redis) -> None:
     try:
-        if r.exists(ERROR_KEY):
-            r.delete(ERROR_KEY)
+        if r.exists(keys.LEDGER_ERROR):
+            r.delete(keys.LEDGER_ERROR)
     except redis.RedisError:
         pass
 
@@ -65,7 +64,7 @@ def ok(r: redis.Redis) -> None:
 def state(r: redis.Redis) -> dict | None:
     """``{since, last, error, waiting, attempts}`` while writes fail, else None."""
     try:
-        h = r.hgetall(ERROR_KEY)
+        h = r.hgetall(keys.LEDGER_ERROR)
     except redis.RedisError:
         return None
     if not h:

@@ -16,7 +16,7 @@ import uuid
 import psutil
 import redis
 
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
 
@@ -36,21 +36,8 @@ return 0
 """
 
 
-def lease_key(job_id: str) -> str:
-    return f"{PREFIX}lease:{job_id}"
-
-
 def holder(r: redis.Redis, job_id: str) -> str | None:
-    return r.get(lease_key(job_id))
-
-
-def leased_key(cid: str) -> str:
-    """Every host that ever took a lease on each job of campaign ``cid`` (hash job_id -> ``h1,h2``).
-
-    Unlike the lease it has no short expiry: it outlives the job (``queue.result_expires`` as a
-    backstop, deleted at finalize), so the coordinator can tell a job nobody ever leased from one
-    whose lease has ended (:mod:`swarmgym.queue.accept`)."""
-    return f"{PREFIX}campaign:{cid}:leased"
+    return r.get(keys.lease(job_id))
 
 
 _MARK = """
@@ -65,12 +52,12 @@ return 1
 
 def mark_leased(r: redis.Redis, cid: str, job_id: str, host: str, ttl: int) -> None:
     """Note that ``host`` took ``job_id``'s lease (idempotent; several hosts accumulate)."""
-    r.eval(_MARK, 1, leased_key(cid), job_id, host, max(1, int(ttl)))
+    r.eval(_MARK, 1, keys.campaign_leased(cid), job_id, host, max(1, int(ttl)))
 
 
 def leased_by(r: redis.Redis, cid: str, job_id: str) -> list[str]:
     """The hosts that ever leased ``job_id`` (empty: none did, or Redis lost the mark)."""
-    raw = r.hget(leased_key(cid), job_id)
+    raw = r.hget(keys.campaign_leased(cid), job_id)
     return [h for h in (raw or "").split(",") if h]
 
 
@@ -80,7 +67,7 @@ class JobLease:
     def __init__(self, r: redis.Redis, job_id: str, host: str, ttl: int = 120, beat_every: float = 30.0):
         self.r, self.job_id, self.host, self.ttl = r, job_id, host, max(2, int(ttl))
         self.beat_every = beat_every
-        self.key = lease_key(job_id)
+        self.key = keys.lease(job_id)
         self.value = f"{host}|{os.getpid()}|{uuid.uuid4().hex[:12]}"
         self.held_by: str | None = None
         self.lost = False

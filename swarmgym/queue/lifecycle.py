@@ -1,7 +1,7 @@
 """What a worker does when it starts and stops, besides consuming tasks.
 
 Host worker (``<variant>@<host>``): registers itself (variant, queues, the hash of each local suite)
-in :data:`swarmgym.queue.liveness.HOSTS` and beats every ``dead_host_secs / 4`` from its main
+in :data:`swarmgym.queue.keys.HOSTS` and beats every ``dead_host_secs / 4`` from its main
 process, so ``workers`` can tell an idle host from a dead one.
 
 Coordinator (``coordinator@<host>``): at start, puts back the messages a killed coordinator left
@@ -20,10 +20,9 @@ import time
 import redis
 from celery.signals import worker_ready, worker_shutting_down
 
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
-RECONCILE_DUE = f"{PREFIX}reconcile:due"
 _STOP = threading.Event()
 _HOST: list = []  # [redis, host, HostBeat] of a host worker
 
@@ -70,9 +69,9 @@ def send_reconcile(app, cfg, *, force: bool = False, r=None) -> bool:
 
     r = r or for_config(cfg)
     ttl = max(1, int(cfg.queue.reconcile_secs * 0.9))
-    if not r.set(RECONCILE_DUE, str(time.time()), nx=True, ex=ttl) and not force:
+    if not r.set(keys.RECONCILE_DUE, str(time.time()), nx=True, ex=ttl) and not force:
         return False
-    app.send_task("swarmgym.reconcile", queue=COORDINATOR_QUEUE, ignore_result=True,
+    app.send_task(keys.RECONCILE, queue=COORDINATOR_QUEUE, ignore_result=True,
                   expires=max(5.0, cfg.queue.reconcile_secs))
     return True
 
@@ -151,11 +150,10 @@ def _on_shutdown(**kw) -> None:
         r, host, hb = _HOST
         hb.stop()
         try:
-            from swarmgym.queue import liveness
 
             pipe = r.pipeline(transaction=False)
-            pipe.hdel(liveness.BEATS, host)
-            pipe.hdel(liveness.HOSTS, host)
+            pipe.hdel(keys.HOSTBEAT, host)
+            pipe.hdel(keys.HOSTS, host)
             pipe.execute()
         except redis.RedisError:
             pass

@@ -1,6 +1,6 @@
 """Who is alive: host heartbeats and the jobs each host is running (issue #12, DESIGN.md section 9).
 
-Redis keys (owner: this module):
+Redis keys (owner: this module; names: :mod:`swarmgym.queue.keys`):
 
 ``swarmgym:hostbeat``   hash host -> last heartbeat (epoch seconds).  Written by every lease renewal of
                         a running job (the lease renewals *are* the heartbeat) and by a small thread in
@@ -23,35 +23,31 @@ from typing import Any
 
 import redis
 
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
 
-BEATS = f"{PREFIX}hostbeat"
-HOSTS = f"{PREFIX}hosts"
-RUNNING = f"{PREFIX}running"
-
 
 def beat(r: redis.Redis, host: str, ts: float | None = None) -> None:
-    r.hset(BEATS, host, round(ts or time.time(), 3))
+    r.hset(keys.HOSTBEAT, host, round(ts or time.time(), 3))
 
 
 def register_host(r: redis.Redis, host: str, info: dict[str, Any]) -> None:
     pipe = r.pipeline(transaction=False)
-    pipe.hset(HOSTS, host, json.dumps({**info, "started": round(time.time(), 3)}))
-    pipe.hset(BEATS, host, round(time.time(), 3))
+    pipe.hset(keys.HOSTS, host, json.dumps({**info, "started": round(time.time(), 3)}))
+    pipe.hset(keys.HOSTBEAT, host, round(time.time(), 3))
     pipe.execute()
 
 
 def note_not_consuming(r: redis.Redis, host: str, queue: str, why: str) -> None:
     """Remember (for ``workers``) that ``host`` stopped consuming ``queue`` and why."""
-    raw = r.hget(HOSTS, host)
+    raw = r.hget(keys.HOSTS, host)
     try:
         info = json.loads(raw) if raw else {}
     except ValueError:
         info = {}
     info.setdefault("not_consuming", {})[queue] = why
-    r.hset(HOSTS, host, json.dumps(info))
+    r.hset(keys.HOSTS, host, json.dumps(info))
 
 
 def started(r: redis.Redis, job: dict, host: str, task_id: str) -> None:
@@ -59,8 +55,8 @@ def started(r: redis.Redis, job: dict, host: str, task_id: str) -> None:
     entry = {"cid": job.get("campaign_id"), "host": host, "task_id": task_id, "pid": os.getpid(),
              "since": round(time.time(), 3), "job": job}
     pipe = r.pipeline(transaction=False)
-    pipe.hset(RUNNING, job["job_id"], json.dumps(entry))
-    pipe.hset(BEATS, host, round(time.time(), 3))
+    pipe.hset(keys.RUNNING, job["job_id"], json.dumps(entry))
+    pipe.hset(keys.HOSTBEAT, host, round(time.time(), 3))
     pipe.execute()
 
 
@@ -73,12 +69,12 @@ return 0
 
 def finished(r: redis.Redis, job_id: str, task_id: str) -> None:
     """Forget the running entry, unless another delivery of the job has taken it over since."""
-    r.eval(_FINISH, 1, RUNNING, job_id, task_id)
+    r.eval(_FINISH, 1, keys.RUNNING, job_id, task_id)
 
 
 def running(r: redis.Redis) -> dict[str, dict]:
     out = {}
-    for jid, raw in (r.hgetall(RUNNING) or {}).items():
+    for jid, raw in (r.hgetall(keys.RUNNING) or {}).items():
         try:
             out[jid] = json.loads(raw)
         except ValueError:
@@ -88,7 +84,7 @@ def running(r: redis.Redis) -> dict[str, dict]:
 
 def beats(r: redis.Redis) -> dict[str, float]:
     out = {}
-    for host, ts in (r.hgetall(BEATS) or {}).items():
+    for host, ts in (r.hgetall(keys.HOSTBEAT) or {}).items():
         try:
             out[host] = float(ts)
         except ValueError:
@@ -100,7 +96,7 @@ def hosts(r: redis.Redis, dead_secs: float, now: float | None = None) -> dict[st
     """host -> its registration plus ``last`` beat, ``silent`` seconds and ``dead``."""
     now = now or time.time()
     info = {}
-    for host, raw in (r.hgetall(HOSTS) or {}).items():
+    for host, raw in (r.hgetall(keys.HOSTS) or {}).items():
         try:
             info[host] = json.loads(raw)
         except ValueError:

@@ -20,24 +20,20 @@ from swarmgym.campaign import (
     save_campaign,
 )
 from swarmgym.errors import UsageError
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
 
 
-def plan_key(cid: str) -> str:
-    return f"{PREFIX}plan:{cid}"
-
-
 def publish(r: redis.Redis, camp: Campaign, ttl: int) -> None:
-    r.set(plan_key(camp.campaign_id), camp.model_dump_json(), ex=max(1, int(ttl)))
+    r.set(keys.plan(camp.campaign_id), camp.model_dump_json(), ex=max(1, int(ttl)))
 
 
 def fetch(r: redis.Redis | None, cid: str) -> Campaign | None:
     if r is None:
         return None
     try:
-        raw = r.get(plan_key(cid))
+        raw = r.get(keys.plan(cid))
     except redis.RedisError:
         return None
     if not raw:
@@ -45,7 +41,7 @@ def fetch(r: redis.Redis | None, cid: str) -> Campaign | None:
     try:
         return Campaign.model_validate_json(raw)
     except ValueError:
-        log.error("%s: not a valid campaign plan in Redis", plan_key(cid))
+        log.error("%s: not a valid campaign plan in Redis", keys.plan(cid))
         return None
 
 
@@ -56,7 +52,7 @@ def load(cfg, cid: str, r: redis.Redis | None) -> Campaign:
     camp = fetch(r, cid)
     if camp is None:
         raise UsageError(f"campaign {cid!r}: no plan at {campaign_path(cfg, cid)} nor in Redis "
-                         f"({plan_key(cid)}); was it enqueued against this broker?")
+                         f"({keys.plan(cid)}); was it enqueued against this broker?")
     try:
         save_campaign(cfg, camp)
     except OSError as e:

@@ -1,11 +1,9 @@
-"""One Redis client per URL for the queue's own keys (leases, campaign state, beat lock)."""
+"""One Redis client per URL for the queue's own keys (their names: :mod:`swarmgym.queue.keys`)."""
 from __future__ import annotations
 
 import functools
 
 import redis
-
-PREFIX = "swarmgym:"
 
 
 @functools.lru_cache(maxsize=8)

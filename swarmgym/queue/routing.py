@@ -7,12 +7,11 @@ Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine),
 from __future__ import annotations
 
 from swarmgym.names import check_name
+from swarmgym.queue import keys
 
 COORDINATOR_QUEUE = "coordinator"
-RUN_JOB = "swarmgym.run_job"
-COORDINATOR_TASKS = ("swarmgym.record_job", "swarmgym.finalize_campaign",
-                     "swarmgym.reconcile", "swarmgym.open_campaign", "swarmgym.mark_campaign",
-                     "swarmgym.scheduled_campaign", "swarmgym.regenerate_reports", "swarmgym.campaign_alarm")
+
+
 def variant_queue(variant: str) -> str:
     return f"variant.{check_name('variant', variant)}"
 
@@ -40,7 +39,7 @@ def route_task(name, args, kwargs, options, task=None, **kw):
     """Celery router (``task_routes``): explicit ``queue=`` wins; jobs by variant/host; the rest to the coordinator."""
     if options.get("queue"):
         return None
-    if name == RUN_JOB:
+    if name == keys.RUN_JOB:
         job = (args or [None])[0] if args else (kwargs or {}).get("job")
         if isinstance(job, dict):
             return {"queue": queue_for_job(job)}
@@ -51,6 +50,6 @@ def route_task(name, args, kwargs, options, task=None, **kw):
             except (ValueError, KeyError):
                 return None
         return None
-    if name in COORDINATOR_TASKS:
+    if name in keys.COORDINATOR_TASKS:
         return {"queue": COORDINATOR_QUEUE}
     return None

@@ -27,10 +27,9 @@ from celery.signals import beat_init
 
 from swarmgym.errors import ConfigError
 from swarmgym.hosts import host_name
-from swarmgym.queue.redis_util import PREFIX
+from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
-BEAT_LOCK = f"{PREFIX}beat:lock"
 
 
 class TzNow:
@@ -104,11 +103,11 @@ def window_id(name: str, window: datetime) -> str:
 
 
 def beat_schedule(cfg) -> dict:
-    out = {"swarmgym-reconcile": {"task": "swarmgym.reconcile", "schedule": cfg.queue.reconcile_secs,
+    out = {"swarmgym-reconcile": {"task": keys.RECONCILE, "schedule": cfg.queue.reconcile_secs,
                                   "options": {"queue": "coordinator", "expires": cfg.queue.reconcile_secs}}}
     for i, s in enumerate(cfg.schedules):
         out[f"schedule-{s.name}"] = {
-            "task": "swarmgym.scheduled_campaign", "args": [s.name],
+            "task": keys.SCHEDULED_CAMPAIGN, "args": [s.name],
             "schedule": parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})"),
             "options": {"queue": "coordinator", "expires": cfg.queue.schedule_grace}}
     return out
@@ -131,7 +130,7 @@ def decide(cfg, name: str, now: datetime | None = None) -> tuple[str | None, str
     return window_id(name, window), f"window {window.isoformat()}"
 
 
-@shared_task(name="swarmgym.scheduled_campaign", bind=True)
+@shared_task(name=keys.SCHEDULED_CAMPAIGN, bind=True)
 def scheduled_campaign(self, name: str) -> dict:
     from swarmgym.queue import dispatch
     from swarmgym.queue.app import app_config
@@ -159,9 +158,9 @@ return 0
 def try_beat_lock(r, ttl: int = 30) -> tuple[bool, str]:
     """(acquired, value or current holder)."""
     value = f"{host_name()}|{os.getpid()}|{uuid.uuid4().hex[:8]}"
-    if r.set(BEAT_LOCK, value, nx=True, ex=ttl):
+    if r.set(keys.BEAT_LOCK, value, nx=True, ex=ttl):
         return True, value
-    return False, r.get(BEAT_LOCK) or "?"
+    return False, r.get(keys.BEAT_LOCK) or "?"
 
 
 def _renew_forever(r, value: str, ttl: int) -> None:
@@ -170,9 +169,9 @@ def _renew_forever(r, value: str, ttl: int) -> None:
     while True:
         time.sleep(ttl / 3)
         try:
-            if not r.eval(_RENEW, 1, BEAT_LOCK, value, ttl):
-                if not r.set(BEAT_LOCK, value, nx=True, ex=ttl):  # lost (flushed and retaken?)
-                    log.critical("beat lock lost to %s; stopping this beat", r.get(BEAT_LOCK))
+            if not r.eval(_RENEW, 1, keys.BEAT_LOCK, value, ttl):
+                if not r.set(keys.BEAT_LOCK, value, nx=True, ex=ttl):  # lost (flushed and retaken?)
+                    log.critical("beat lock lost to %s; stopping this beat", r.get(keys.BEAT_LOCK))
                     os._exit(3)
         except Exception as e:
             log.warning("beat lock renew failed: %s", e)
@@ -189,7 +188,7 @@ def hold_beat_lock(sender=None, **kw):
     r = for_config(app_config(app))
     ok, value = try_beat_lock(r)
     if not ok:
-        log.critical("another celery beat holds %s (%s); exactly one beat may run: exiting", BEAT_LOCK, value)
+        log.critical("another celery beat holds %s (%s); exactly one beat may run: exiting", keys.BEAT_LOCK, value)
         print(f"swarmgym: another beat is running ({value}); exactly one beat may run", flush=True)
         os._exit(3)
     threading.Thread(target=_renew_forever, args=(r, value, 30), daemon=True, name="beat-lock").start()
@@ -205,7 +204,7 @@ return 0
 def release_beat_lock(r, value: str) -> bool:
     """A clean stop (SIGTERM, Ctrl-C, honcho restart) frees the lock at once: the next beat may start."""
     try:
-        return bool(r.eval(_RELEASE, 1, BEAT_LOCK, value))
+        return bool(r.eval(_RELEASE, 1, keys.BEAT_LOCK, value))
     except Exception as e:  # Redis gone: the lock expires on its own within its TTL
         log.warning("beat lock not released: %s", e)
         return False

@@ -9,11 +9,10 @@ works from it and the ledger.  Redis keeps the campaign hash (status ``running``
 from __future__ import annotations
 
 from swarmgym.campaign import Campaign, save_campaign
-from swarmgym.queue import counters
-from swarmgym.queue.counters import hash_key, jobs_key
+from swarmgym.queue import counters, keys
 
-__all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "hash_key", "jobs_key",
-           "ensure_redis", "mark_job", "job_states", "redis_status", "set_cancelled"]
+__all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "ensure_redis", "mark_job", "job_states",
+           "redis_status", "set_cancelled"]
 
 
 def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[str, str] | None = None,
@@ -23,7 +22,7 @@ def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[st
     ``opening=False``: not the campaign's opening (a hash created now gets no epoch, see
     :func:`counters.intact`)."""
     status = status or ("cancelled" if camp.cancelled else "running")
-    if recorded is not None and not r.exists(hash_key(camp.campaign_id)):
+    if recorded is not None and not r.exists(keys.campaign(camp.campaign_id)):
         counters.rebuild(r, camp.campaign_id, planned=[j.job_id for j in camp.jobs], recorded=recorded,
                          variant=camp.variant, tier=camp.tier, created=camp.created, status=status, ttl=ttl)
         return
@@ -69,4 +68,4 @@ def job_states(r, cid: str) -> dict[str, dict]:
 
 
 def redis_status(r, cid: str) -> dict[str, str]:
-    return r.hgetall(hash_key(cid)) or {}
+    return r.hgetall(keys.campaign(cid)) or {}

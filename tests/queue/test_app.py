@@ -8,6 +8,7 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.errors import UsageError
+from swarmgym.queue import keys
 from swarmgym.queue.app import celery_settings, make_app, mask_url
 from swarmgym.queue.routing import queue_for_job, route_task, worker_name, worker_queues
 
@@ -60,10 +61,10 @@ def test_passwords_are_masked(url, masked):
 
 def test_jobs_route_to_their_variant_or_pinned_host_and_the_rest_to_the_coordinator():
     job = {"job_id": "c-000", "variant": "mlx", "pin_host": None}
-    assert route_task("swarmgym.run_job", [job], {}, {}) == {"queue": "variant.mlx"}
-    assert route_task("swarmgym.run_job", [{**job, "pin_host": "studio"}], {}, {}) == {"queue": "host.studio"}
-    assert route_task("swarmgym.record_job", [{}], {}, {}) == {"queue": "coordinator"}
-    assert route_task("swarmgym.run_job", [job], {}, {"queue": "x"}) is None  # explicit queue wins
+    assert route_task(keys.RUN_JOB, [job], {}, {}) == {"queue": "variant.mlx"}
+    assert route_task(keys.RUN_JOB, [{**job, "pin_host": "studio"}], {}, {}) == {"queue": "host.studio"}
+    assert route_task(keys.RECORD_JOB, [{}], {}, {}) == {"queue": "coordinator"}
+    assert route_task(keys.RUN_JOB, [job], {}, {"queue": "x"}) is None  # explicit queue wins
     assert queue_for_job({"variant": "gguf"}) == "variant.gguf"
     assert worker_name("mlx", "studio") == "mlx@studio"
     assert worker_queues("mlx", "studio") == ["variant.mlx", "host.studio"]

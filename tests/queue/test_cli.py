@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from swarmgym.queue import keys
+
 pytestmark = pytest.mark.redis
 
 
@@ -99,11 +101,11 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     cfg = load_config(home)
     job = plan_jobs(load_suite(cfg.suite, cfg.suites_dir), "smoke", "mlx", campaign_id="hard")[0]
     app = app_for(home)
-    task = app.tasks["swarmgym.run_job"] if "swarmgym.run_job" in app.tasks else run_job_task
+    task = app.tasks[keys.RUN_JOB] if keys.RUN_JOB in app.tasks else run_job_task
     task.on_failure(TimeLimitExceeded(6), "hard-000", [job.model_dump(mode="json")], {}, None)
     (raw,) = rdb.lrange("coordinator", 0, -1)
     msg = json.loads(raw)
-    assert msg["headers"]["task"] == "swarmgym.record_job"
+    assert msg["headers"]["task"] == keys.RECORD_JOB
     body = base64.b64decode(msg["body"])
     assert msg["headers"]["compression"] == "application/x-gzip"  # results wait in Redis compressed
     result = json.loads(zlib.decompress(body))[0][0]

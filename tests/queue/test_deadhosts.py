@@ -13,7 +13,7 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
-from swarmgym.queue import deadhosts, liveness, store
+from swarmgym.queue import deadhosts, keys, liveness, store
 from swarmgym.queue.redis_util import for_config
 from tests.support.queue import app_for, cli, finalized, jsonl_job_ids, send_custom, tiny_jobs_home, wait_until
 
@@ -97,7 +97,7 @@ def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message
     lost = wait_until(lambda: deadhosts.lost_jobs_of(r, cid).get(victim), WINDOW + 20, 0.2, "the job re-sent")
     assert lost["host"] == "mlx-a" and lost["ts"] - killed_at < WINDOW + 10  # not the 48 h visibility timeout
     wait_until(finalized(home, cid), 240, 0.5, "the campaign record")
-    stale = [m for _, m, _ in deadhosts._unacked(r) if m["headers"].get("task") == "swarmgym.run_job"]
+    stale = [m for _, m, _ in deadhosts._unacked(r) if m["headers"].get("task") == keys.RUN_JOB]
     assert not stale  # the stale delivery will not come back after 48 h or at a restart
     fleet.procs.pop("mlx@mlx-a")
     fleet.wait_ready(app, [fleet.worker("mlx", "mlx-a")])  # the host restarts
@@ -141,7 +141,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
 
     def tasks():
         got = httpx.get(f"http://127.0.0.1:{port}/api/tasks", auth=("tester", "s3cret"), timeout=10).json()
-        return {t["args"]: t for t in got.values() if t.get("name") == "swarmgym.run_job" and cid in (t.get("args") or "")}
+        return {t["args"]: t for t in got.values() if t.get("name") == keys.RUN_JOB and cid in (t.get("args") or "")}
     seen = wait_until(lambda: len(tasks()) == 2 and all(t.get("state") in ("SUCCESS", "FAILURE")
                                                           for t in tasks().values()) and tasks(), 60, 1.0, "both in Flower")
     by_job = {(good.job_id if good.job_id + "'" in a else bad.job_id): t for a, t in seen.items()}

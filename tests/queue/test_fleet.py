@@ -12,7 +12,7 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
-from swarmgym.queue import store
+from swarmgym.queue import keys, store
 from swarmgym.queue.redis_util import for_config
 from tests.support.queue import (BACKEND_DB, app_for, cli, client, finalized, free_port, jsonl_job_ids, port_open,
                                  procfile_command, send_custom, sims_under, tiny_jobs_home, wait_until, write_config)
@@ -58,9 +58,9 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
     api = f"http://127.0.0.1:{port}/api/tasks"
     assert httpx.get(api, timeout=10).status_code == 401
     tasks = httpx.get(api, auth=("tester", "s3cret"), timeout=10).json()
-    jobs = [t for t in tasks.values() if t.get("name") == "swarmgym.run_job" and cid in (t.get("args") or "")]
+    jobs = [t for t in tasks.values() if t.get("name") == keys.RUN_JOB and cid in (t.get("args") or "")]
     assert len(jobs) >= 15
-    finals = [t for t in tasks.values() if t.get("name") in ("swarmgym.record_job", "swarmgym.finalize_campaign")
+    finals = [t for t in tasks.values() if t.get("name") in (keys.RECORD_JOB, keys.FINALIZE_CAMPAIGN)
               and cid in (t.get("result") or "") and "'finalized'" in (t.get("result") or "")]
     assert any(t.get("state") == "SUCCESS" for t in finals), [t.get("result") for t in tasks.values()][:5]
 

@@ -8,7 +8,8 @@ import uuid
 
 import pytest
 
-from swarmgym.queue.lease import JobLease, lease_key
+from swarmgym.queue import keys
+from swarmgym.queue.lease import JobLease
 from tests.support.queue import SPARE_DB, client
 
 pytestmark = pytest.mark.redis
@@ -20,7 +21,7 @@ def r(redis_server):
     made = []
     yield lambda: made.append(f"lease-test-{uuid.uuid4().hex[:8]}") or made[-1]
     for j in made:
-        r.delete(lease_key(j))
+        r.delete(keys.lease(j))
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def test_a_second_host_is_refused_while_the_first_holds_the_lease(r, db13):
         assert not b.acquire() and b.held_by.startswith("host-a|")
     finally:
         a.release()
-    assert db13.get(lease_key(job)) is None
+    assert db13.get(keys.lease(job)) is None
     assert b.acquire()
     b.release()
 
@@ -46,7 +47,7 @@ def test_the_lease_is_renewed_past_its_ttl_while_the_job_runs(r, db13):
     a = JobLease(db13, job, "host-a", ttl=2)
     assert a.acquire()
     time.sleep(3.5)
-    assert db13.get(lease_key(job)) == a.value and not a.lost
+    assert db13.get(keys.lease(job)) == a.value and not a.lost
     a.release()
 
 
@@ -54,9 +55,9 @@ def test_a_flushed_lease_is_set_again_by_the_renewer(r, db13):
     job = r()
     a = JobLease(db13, job, "host-a", ttl=2)
     assert a.acquire()
-    db13.delete(lease_key(job))
+    db13.delete(keys.lease(job))
     time.sleep(1.5)
-    assert db13.get(lease_key(job)) == a.value
+    assert db13.get(keys.lease(job)) == a.value
     a.release()
 
 
@@ -64,16 +65,16 @@ def test_release_never_deletes_someone_elses_lease(r, db13):
     job = r()
     a = JobLease(db13, job, "host-a", ttl=5)
     assert a.acquire()
-    db13.set(lease_key(job), "host-b|1|x", ex=5)
+    db13.set(keys.lease(job), "host-b|1|x", ex=5)
     a.release()
-    assert db13.get(lease_key(job)) == "host-b|1|x"
+    assert db13.get(keys.lease(job)) == "host-b|1|x"
 
 
 def test_a_lease_left_by_a_dead_process_of_the_same_host_is_taken_over(r, db13):
     job = r()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    db13.set(lease_key(job), f"host-a|{dead.pid}|old", ex=60)
+    db13.set(keys.lease(job), f"host-a|{dead.pid}|old", ex=60)
     assert JobLease(db13, job, "host-b", ttl=5).acquire() is False  # another host: a duplicate
     a = JobLease(db13, job, "host-a", ttl=5)
     assert a.acquire()

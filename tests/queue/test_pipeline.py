@@ -13,7 +13,7 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
-from swarmgym.queue import counters
+from swarmgym.queue import keys
 from swarmgym.queue.dispatch import enqueue
 from tests.support.queue import BACKEND_DB, app_for, cli, client, documented_patterns, tiny_jobs_home
 from tests.support.tasks import run_coordinator, run_host
@@ -32,7 +32,7 @@ def test_a_tiny_campaign_is_run_by_the_host_task_recorded_once_finalized_and_lea
 
     ran = run_coordinator(app_for(home), rdb)
     names = [n for n, _ in ran]
-    assert names.count("swarmgym.record_job") == 3 and "swarmgym.regenerate_reports" in names
+    assert names.count(keys.RECORD_JOB) == 3 and keys.REGENERATE_REPORTS in names
     ledger = Ledger(home / "ledger")
     recs = ledger.records(kind="session", campaign_id=cid)
     assert len(recs) == 3 and len({r.job_id for r in recs}) == 3 and {r.host for r in recs} == {"mlx-a"}
@@ -48,8 +48,8 @@ def test_a_tiny_campaign_is_run_by_the_host_task_recorded_once_finalized_and_lea
     assert client(BACKEND_DB).keys("*") == []  # no task results
     left = rdb.keys("*")
     assert [k for k in left if not any(fnmatch.fnmatchcase(k, p) for p in documented_patterns())] == [], left
-    assert sorted(k for k in left if cid in k) == [counters.hash_key(cid)]
-    summary = rdb.hgetall(counters.hash_key(cid))
+    assert sorted(k for k in left if cid in k) == [keys.campaign(cid)]
+    summary = rdb.hgetall(keys.campaign(cid))
     assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "3"
 
 
@@ -62,7 +62,7 @@ def test_a_job_that_fails_on_its_host_is_recorded_with_its_reason_and_still_comp
     (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
     assert rec.overall == "fail" and rec.exit_code == 3 and rec.dimensions["swarm"] == "fail"
     assert Ledger(home / "ledger").has_job(f"campaign:{cid}")
-    assert rdb.hget(counters.hash_key(cid), "status") == "finalized"
+    assert rdb.hget(keys.campaign(cid), "status") == "finalized"
 
 
 def test_a_job_for_another_suite_hash_is_an_infra_record_naming_both_hashes(home, rdb):

@@ -13,7 +13,7 @@ import pytest
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.models import JobResult
-from swarmgym.queue import counters, dispatch
+from swarmgym.queue import counters, dispatch, keys
 from swarmgym.queue.redis_util import for_config
 from tests.support.queue import (BACKEND_DB, app_for, cli, client, documented_patterns, plan, result_for, send_as_host,
                                  tiny_jobs_home, wait_until)
@@ -31,7 +31,7 @@ def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_resul
     fleet.wait_ready(app, names)
     cid = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
     wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 120, 0.5, "the campaign record")
-    wait_until(lambda: rdb.hget(counters.hash_key(cid), "status") == "finalized", 10, 0.2, "the summary")
+    wait_until(lambda: rdb.hget(keys.campaign(cid), "status") == "finalized", 10, 0.2, "the summary")
     fleet.stop_all()
 
     assert client(BACKEND_DB).keys("*") == []  # no celery-task-meta-*, no chord counters
@@ -39,13 +39,13 @@ def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_resul
     undocumented = [k for k in left if not any(fnmatch.fnmatchcase(k, p) for p in documented_patterns())]
     assert undocumented == [], left
     mine = sorted(k for k in left if cid in k)
-    assert mine == [counters.hash_key(cid)]  # no per-job hash, no recent list, no claim
-    summary = rdb.hgetall(counters.hash_key(cid))
+    assert mine == [keys.campaign(cid)]  # no per-job hash, no recent list, no claim
+    summary = rdb.hgetall(keys.campaign(cid))
     assert summary["status"] == "finalized" and summary["planned"] == summary["recorded"] == "15"  # medium: at least 15 runs
-    assert 0 < rdb.ttl(counters.hash_key(cid)) <= load_config(home).queue.summary_ttl
-    assert rdb.memory_usage(counters.hash_key(cid)) < 1024
-    assert cid not in rdb.smembers(counters.CAMPAIGNS_SET)
-    assert not [k for k in left if k.startswith("swarmgym:lease:")]
+    assert 0 < rdb.ttl(keys.campaign(cid)) <= load_config(home).queue.summary_ttl
+    assert rdb.memory_usage(keys.campaign(cid)) < 1024
+    assert cid not in rdb.smembers(keys.CAMPAIGNS)
+    assert not [k for k in left if k.startswith(keys.lease(""))]
 
 
 @pytest.mark.slow  # real Celery worker processes
@@ -58,7 +58,7 @@ def test_a_duplicate_delivery_neither_double_counts_nor_completes_the_campaign_e
     fleet.wait_ready(app, [fleet.coordinator()])
     for _ in range(3):  # the same result delivered three times (a redelivery, a re-sent job)
         send_as_host(app, fleet, result_for(first))
-    app.send_task("swarmgym.record_job", args=[{"job_id": second.job_id, "campaign_id": cid, "duplicate": True}],
+    app.send_task(keys.RECORD_JOB, args=[{"job_id": second.job_id, "campaign_id": cid, "duplicate": True}],
                   queue="coordinator", ignore_result=True)  # a host's duplicate marker for the other job
     r = for_config(load_config(home))
     wait_until(lambda: rdb.llen("coordinator") == 0 and not rdb.hlen("unacked"), 30, 0.2, "the coordinator")
@@ -111,7 +111,7 @@ def test_finalize_writes_the_campaign_record_exactly_once_when_called_concurrent
     assert all(o["status"] in ("finalized", "busy") for o in outs), outs
     lines = (home / "ledger" / "sessions.jsonl").read_text().splitlines()
     assert sum(1 for x in lines if json.loads(x)["job_id"] == f"campaign:{cid}") == 1
-    assert rdb.hget(counters.hash_key(cid), "status") == "finalized"
+    assert rdb.hget(keys.campaign(cid), "status") == "finalized"
 
 
 def test_finalize_is_reentrant_after_a_crash_holding_the_claim_or_after_the_record(home, rdb):
@@ -123,9 +123,9 @@ def test_finalize_is_reentrant_after_a_crash_holding_the_claim_or_after_the_reco
     app = app_for(home)
     _record_all(home, camp)
     r = for_config(cfg)
-    r.set(counters.claim_key(cid), "dead-coordinator", ex=2)  # a coordinator died mid-finalize
+    r.set(keys.campaign_finalizing(cid), "dead-coordinator", ex=2)  # a coordinator died mid-finalize
     assert finalize(app, cfg, cid)["status"] == "busy"
-    wait_until(lambda: not r.exists(counters.claim_key(cid)), 10, 0.2, "the claim to expire")
+    wait_until(lambda: not r.exists(keys.campaign_finalizing(cid)), 10, 0.2, "the claim to expire")
     assert finalize(app, cfg, cid)["written"] is True
     # a crash after the record but before the summary: the next call only tidies Redis
     cid2 = "crash-camp-2"
@@ -135,10 +135,10 @@ def test_finalize_is_reentrant_after_a_crash_holding_the_claim_or_after_the_reco
 
     Ledger(cfg.ledger_dir).record(campaign_record(cid2, variant="mlx", tier="high", overall="pass",
                                                   data={"planned": 3, "jobs": 3}))
-    assert r.exists(counters.jobs_key(cid2))
+    assert r.exists(keys.campaign_jobs(cid2))
     out = finalize(app, cfg, cid2)
-    assert out.get("already") and not r.exists(counters.jobs_key(cid2))
-    assert r.hget(counters.hash_key(cid2), "status") == "finalized"
+    assert out.get("already") and not r.exists(keys.campaign_jobs(cid2))
+    assert r.hget(keys.campaign(cid2), "status") == "finalized"
 
 
 def _commands(r) -> int:
@@ -152,7 +152,7 @@ def test_status_is_computed_from_counters_and_costs_the_same_for_3_or_3000_jobs(
     _record_all(home, small)
     _record_all(home, big)
     r = for_config(cfg)
-    r.hset(counters.hash_key("big"), "recorded", 2999)  # counters, not the ledger, are what status reports
+    r.hset(keys.campaign("big"), "recorded", 2999)  # counters, not the ledger, are what status reports
     out = cli(home, "status", "big").stdout
     assert "2999/3000 recorded" in out
 

@@ -12,6 +12,7 @@ import yaml
 
 from swarmgym.config import load_config
 from swarmgym.errors import ConfigError
+from swarmgym.queue import keys
 from swarmgym.queue.schedules import beat_schedule, decide, next_fire, parse_cron, prev_fire
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -52,9 +53,9 @@ def test_beat_entries_are_tz_aware_crontabs_plus_reconcile(tmp_path):
                                "timezone": "America/New_York"}])
     sched = beat_schedule(cfg)
     entry = sched["schedule-n"]
-    assert entry["task"] == "swarmgym.scheduled_campaign" and entry["args"] == ["n"]
+    assert entry["task"] == keys.SCHEDULED_CAMPAIGN and entry["args"] == ["n"]
     assert entry["schedule"].nowfun().tzinfo == ZoneInfo("America/New_York")
-    assert sched["swarmgym-reconcile"]["task"] == "swarmgym.reconcile"
+    assert sched["swarmgym-reconcile"]["task"] == keys.RECONCILE
 
 
 @pytest.mark.parametrize("cron,tz,msg", [("0 2 * *", "UTC", "expected 5 fields"), ("0 2 * * *", "Mars/Base", "IANA"),
@@ -87,9 +88,9 @@ def test_a_second_beat_refuses_to_run(tmp_path, rdb):
                              stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.time() + 30
-        while time.time() < deadline and not rdb.exists("swarmgym:beat:lock"):
+        while time.time() < deadline and not rdb.exists(keys.BEAT_LOCK):
             time.sleep(0.3)
-        assert rdb.exists("swarmgym:beat:lock"), "the first beat never took the lock"
+        assert rdb.exists(keys.BEAT_LOCK), "the first beat never took the lock"
         second = subprocess.run([a.format(2) for a in argv], env=env, cwd=tmp_path, capture_output=True, text=True,
                                 timeout=60)
         assert second.returncode != 0
@@ -114,19 +115,19 @@ def test_a_cleanly_stopped_beat_releases_its_lock_so_a_restart_is_not_refused(tm
     first = subprocess.Popen(argv, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 30
-        while time.time() < deadline and not rdb.exists("swarmgym:beat:lock"):
+        while time.time() < deadline and not rdb.exists(keys.BEAT_LOCK):
             time.sleep(0.2)
-        assert rdb.exists("swarmgym:beat:lock")
+        assert rdb.exists(keys.BEAT_LOCK)
     finally:
         first.send_signal(signal.SIGTERM)  # what honcho / systemd send
         first.wait(timeout=30)
-    assert not rdb.exists("swarmgym:beat:lock")  # released, not left to expire
+    assert not rdb.exists(keys.BEAT_LOCK)  # released, not left to expire
     second = subprocess.Popen(argv, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.time() + 30
-        while time.time() < deadline and not rdb.exists("swarmgym:beat:lock") and second.poll() is None:
+        while time.time() < deadline and not rdb.exists(keys.BEAT_LOCK) and second.poll() is None:
             time.sleep(0.2)
-        assert second.poll() is None and rdb.exists("swarmgym:beat:lock")
+        assert second.poll() is None and rdb.exists(keys.BEAT_LOCK)
     finally:
         second.terminate()
         second.wait(timeout=30)

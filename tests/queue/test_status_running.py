@@ -7,7 +7,7 @@ import json
 import pytest
 
 from swarmgym.config import load_config
-from swarmgym.queue import counters, store
+from swarmgym.queue import counters, keys, store
 from swarmgym.queue.redis_util import for_config
 from tests.support.queue import cli, plan
 
@@ -50,4 +50,4 @@ def test_a_job_leaves_the_running_table_when_it_is_recorded_or_taken_back(home, 
     snap = counters.snapshot(r, "night")
     assert snap["running_jobs"] == {} and snap["running"] == 0
     counters.summarize(r, "night", ttl=60)
-    assert not r.exists(counters.running_key("night"))
+    assert not r.exists(keys.campaign_running("night"))

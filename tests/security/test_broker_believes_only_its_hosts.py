@@ -24,7 +24,7 @@ from swarmgym.config import load_config
 from swarmgym.hostkeys import read_key_file
 from swarmgym.ledger import Ledger
 from swarmgym.models import JobResult, Verdict
-from swarmgym.queue import accept, counters
+from swarmgym.queue import counters, keys
 from swarmgym.queue.app import make_app
 from swarmgym.queue.localfleet import LocalFleet
 from swarmgym.queue.routing import COORDINATOR_QUEUE
@@ -51,7 +51,7 @@ def raw_record_job(r, args: list) -> None:
     body = base64.b64encode(json.dumps([args, {}, {"callbacks": None, "errbacks": None, "chain": None,
                                                    "chord": None}]).encode()).decode()
     msg = {"body": body, "content-encoding": "utf-8", "content-type": "application/json",
-           "headers": {"lang": "py", "task": "swarmgym.record_job", "id": tid, "root_id": tid, "parent_id": None,
+           "headers": {"lang": "py", "task": keys.RECORD_JOB, "id": tid, "root_id": tid, "parent_id": None,
                        "group": None, "retries": 0, "eta": None, "expires": None, "argsrepr": "", "kwargsrepr": ""},
            "properties": {"correlation_id": tid, "reply_to": "", "delivery_mode": 2, "priority": 0,
                           "delivery_info": {"exchange": "", "routing_key": COORDINATOR_QUEUE},
@@ -60,7 +60,7 @@ def raw_record_job(r, args: list) -> None:
 
 
 def refusals(r, cid: str) -> list[dict]:
-    return [x for x in map(json.loads, r.lrange(accept.REFUSED_LIST, 0, -1)) if cid in x["job_id"]]
+    return [x for x in map(json.loads, r.lrange(keys.REFUSED, 0, -1)) if cid in x["job_id"]]
 
 
 def test_forged_passing_results_for_every_planned_job_are_refused_and_the_real_ones_recorded(
@@ -99,15 +99,15 @@ def test_forged_passing_results_for_every_planned_job_are_refused_and_the_real_o
         sent = 0
         for i, job in enumerate(jobs):
             raw_record_job(r, [forged(job), None])                                          # no signature at all
-            app.send_task("swarmgym.record_job", args=[forged(job), None, sign(secrets.token_bytes(32), "h1", forged(job))],
+            app.send_task(keys.RECORD_JOB, args=[forged(job), None, sign(secrets.token_bytes(32), "h1", forged(job))],
                           queue=COORDINATOR_QUEUE)                                          # a key nobody trusts
-            app.send_task("swarmgym.record_job", args=[forged(job), None, sign(h2_key, "h1", forged(job))],
+            app.send_task(keys.RECORD_JOB, args=[forged(job), None, sign(h2_key, "h1", forged(job))],
                           queue=COORDINATOR_QUEUE)                                          # another host's key
-            app.send_task("swarmgym.record_job", args=[forged(job, "h2"), None, sign(h2_key, "h2", forged(job, "h2"))],
+            app.send_task(keys.RECORD_JOB, args=[forged(job, "h2"), None, sign(h2_key, "h2", forged(job, "h2"))],
                           queue=COORDINATOR_QUEUE)                                          # a stolen key: never leased
             sent += 4
             if i:
-                app.send_task("swarmgym.record_job", args=[forged(job), None, replay], queue=COORDINATOR_QUEUE)
+                app.send_task(keys.RECORD_JOB, args=[forged(job), None, replay], queue=COORDINATOR_QUEUE)
                 sent += 1                                                                   # replayed from job 0
         wait_for(lambda: len(refusals(r, cid)) >= sent, 60, f"{sent} refusals")
         got = refusals(r, cid)

@@ -15,9 +15,9 @@ from swarmgym.campaign import load_campaign, save_campaign
 from swarmgym.config import load_config
 from swarmgym.hostkeys import read_key_file
 from swarmgym.models import JobResult
-from swarmgym.queue import accept
+from swarmgym.queue import accept, keys
 from swarmgym.queue.lease import JobLease, mark_leased
-from swarmgym.queue.routing import COORDINATOR_QUEUE, RUN_JOB, variant_queue
+from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 from swarmgym.queue.signing import sign
 
 
@@ -68,7 +68,7 @@ def test_jobspec_env_outside_the_allowlist_is_refused_and_kept(planned, key):
     bad = job.model_copy(update={"env": {key: "/tmp/evil", "GOOSE_SWARM_REVIEW": "1"}})
     out = accept.check_run(cfg, r, bad, "h1")
     assert out and out["refused"] and key in out["reason"] and "GOOSE_SWARM_REVIEW" not in out["reason"].split(" not")[0]
-    assert any(key in x for x in r.lrange(accept.REFUSED_LIST, 0, -1))
+    assert any(key in x for x in r.lrange(keys.REFUSED, 0, -1))
     assert list((cfg.runs_dir / "refused").glob("*run_job*.json"))
 
 
@@ -83,7 +83,7 @@ def test_goose_flags_and_tweaker_knobs_are_allowed(planned):
 def _wait_refused(r, kind: str, job_id: str, timeout: float = 60) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for line in r.lrange(accept.REFUSED_LIST, 0, -1):
+        for line in r.lrange(keys.REFUSED, 0, -1):
             rec = json.loads(line)
             if rec["kind"] == kind and rec["job_id"] == job_id:
                 return rec
@@ -107,7 +107,7 @@ def test_forged_record_job_sent_to_the_real_coordinator_is_refused_with_its_run_
     bundle = encode(pack(folder, 1 << 20) or b"")
     key = read_key_file(fleet.extra["fleet"].host_key("h1"))  # even signed with a real host key (a stolen one)
     payload = forged.model_dump(mode="json")
-    fleet.extra["app"].send_task("swarmgym.record_job", args=[payload, bundle, sign(key, "h1", payload, bundle)],
+    fleet.extra["app"].send_task(keys.RECORD_JOB, args=[payload, bundle, sign(key, "h1", payload, bundle)],
                                  queue=COORDINATOR_QUEUE)
     rec = _wait_refused(r, "record_job", job.job_id + "-x")
     assert "not in the plan" in rec["reason"]
@@ -127,7 +127,7 @@ def test_jobspec_env_injection_sent_to_a_real_host_worker_is_refused(fleet, redi
     job = camp.jobs[0].model_copy(update={"job_id": camp.jobs[0].job_id + "-inj", "env": {"PYTHONPATH": str(evil)}})
     camp.jobs.append(job)
     save_campaign(cfg, camp)  # even a planned job may not carry it
-    fleet.extra["app"].send_task(RUN_JOB, args=[job.model_dump(mode="json")], queue=variant_queue("mlx"))
+    fleet.extra["app"].send_task(keys.RUN_JOB, args=[job.model_dump(mode="json")], queue=variant_queue("mlx"))
     rec = _wait_refused(r, "run_job", job.job_id)
     assert "PYTHONPATH" in rec["reason"]
     assert not (tmp_path / "ran").exists()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 
 from swarmgym.models import JobResult, Verdict
-from swarmgym.queue import accept, counters
+from swarmgym.queue import accept, counters, keys
 from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.signing import sign
 
@@ -120,7 +120,7 @@ def test_counters_rebuilt_after_a_flush_do_not_pretend_nothing_was_lost(planned)
     cfg, r, camp, job = planned
     r.flushdb()
     store.ensure_redis(r, camp, recorded={}, ttl=60)  # what the coordinator does when it finds them gone
-    assert r.exists(counters.hash_key(camp.campaign_id)) and not counters.intact(r, camp.campaign_id)
+    assert r.exists(keys.campaign(camp.campaign_id)) and not counters.intact(r, camp.campaign_id)
     store.set_cancelled(cfg, r, camp.campaign_id)  # a later refresh does not bring the epoch back either
     assert not counters.intact(r, camp.campaign_id)
 

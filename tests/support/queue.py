@@ -22,6 +22,7 @@ import redis
 import yaml
 
 from swarmgym.config import load_config
+from swarmgym.queue import keys
 from swarmgym.queue.localredis import free_port  # noqa: F401  (the one free_port, re-exported for tests)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,7 +95,7 @@ def send_as_host(app, fleet, result: dict, bundle: str | None = None) -> None:
     host, job = result["host"], result["job"]
     mark_leased(for_config(load_config(fleet.home)), job["campaign_id"], job["job_id"], host, 3600)
     sig = sign(read_key_file(fleet.host_key(host)), host, result, bundle)
-    app.send_task("swarmgym.record_job", args=[result, bundle, sig], queue="coordinator", ignore_result=True)
+    app.send_task(keys.RECORD_JOB, args=[result, bundle, sig], queue="coordinator", ignore_result=True)
 
 
 def app_for(home):
