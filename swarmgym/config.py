@@ -19,6 +19,7 @@ from swarmgym.errors import ConfigError
 from swarmgym.secrets import (SECRET_MARKERS, SECRET_NAME_PREFIXES, is_secret, is_secret_name,  # noqa: F401
                               secret_names)  # re-exported: the rules live in swarmgym.secrets
 from swarmgym.suite import packaged_suites_dir
+from swarmgym.yamlfile import read_yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -308,15 +309,7 @@ def load_config(home: str | Path | None = None, *, environ: dict[str, str] | Non
     path = home / "config.yaml"
     data: dict[str, Any] = {}
     if path.is_file():
-        try:
-            loaded = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            where = f":{mark.line + 1}" if mark else ""
-            raise ConfigError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path}: expected a mapping of keys at the top level")
-        data = loaded
+        data = read_yaml(path, ConfigError, empty_ok=True)
     sources: dict[str, str] = {}
     for var, dotted in env_keys().items():
         if var in env and dotted != "home":

@@ -15,7 +15,8 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from swarmgym.edges import known_classes
-from swarmgym.suite import Mutant, Spec, Suite
+from swarmgym.mutants import Mutant
+from swarmgym.suite import Spec, Suite
 
 
 class RequirementRow(BaseModel):

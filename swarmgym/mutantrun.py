@@ -24,7 +24,8 @@ from pathlib import Path
 from swarmgym.checks import run_check
 from swarmgym.config import Config
 from swarmgym.models import CheckResult
-from swarmgym.suite import Check, Mutant
+from swarmgym.mutants import Mutant
+from swarmgym.suite import Check
 
 OWN_TESTS = "tests_pass"  # the check that runs the app's own test suite
 

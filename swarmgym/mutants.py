@@ -1,26 +1,70 @@
-"""Mutants as patches: ``apps/<slug>/mutants.yaml`` and how any mutant is written over a reference.
+"""Mutants: their records, how they are read, and how any mutant is written over a reference.
 
-A patch mutant is a list of hunks ``{file, old, new}``: each ``old`` must occur exactly once in the
-reference file (an empty ``old`` creates ``file`` with ``new``), so fixing the reference either
-keeps the mutant right or makes it fail loudly — never silently a different mutant. ``rename``
-moves reference paths (the wrong package layout), ``delete`` removes them.
+A folder mutant is ``apps/<slug>/mutants/<name>/``: a ``mutant.yaml`` {description, targets[]} plus files
+overlaid on the reference.  A patch mutant is an entry of ``apps/<slug>/mutants.yaml``, a list of hunks
+``{file, old, new}``: each ``old`` must occur exactly once in the reference file (an empty ``old`` creates
+``file`` with ``new``), so fixing the reference either keeps the mutant right or makes it fail loudly — never
+silently a different mutant. ``rename`` moves reference paths (the wrong package layout), ``delete`` removes them.
 """
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from swarmgym.errors import SuiteError
-from swarmgym.suite import Mutant, _fail, read_yaml
+from swarmgym.yamlfile import invalid, read_yaml
+
+
+class Hunk(BaseModel):
+    """Replace the one occurrence of ``old`` in ``file`` with ``new`` (``old`` empty: create the file)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    file: str
+    old: str = ""
+    new: str = ""
+
+
+class Mutant(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    description: str
+    targets: list[str] = Field(default_factory=list)  # checks it must fail (folder mutants of bench-v1)
+    breaks: list[str] = Field(default_factory=list)   # requirement ids it breaks (patch mutants)
+    failure: str = "liar"
+    edge: str | None = None  # the edge class it is wrong on (right on the common case): an edge mutant
+    delete: list[str] = Field(default_factory=list)  # reference files the mutant removes
+    patch: list[Hunk] = Field(default_factory=list)   # edits applied to the reference
+    rename: dict[str, str] = Field(default_factory=dict)  # reference path -> where the mutant puts it
+    dir: Path | None = Field(None, exclude=True)       # overlay folder (folder mutants only)
+
+    def touched(self) -> list[str]:
+        """The workspace paths this mutant changes, adds or removes (relative, sorted)."""
+        paths = set(self.delete) | {h.file for h in self.patch} | set(self.rename) | set(self.rename.values())
+        if self.dir is not None:
+            paths |= {p.relative_to(self.dir).as_posix() for p in self.dir.rglob("*")
+                      if p.is_file() and p.name != "mutant.yaml" and "__pycache__" not in p.parts}
+        return sorted(paths)
+
+
+def load_mutant(d: Path) -> Mutant:
+    """The folder mutant ``d`` (its ``mutant.yaml``; the folder's name is the mutant's)."""
+    path = d / "mutant.yaml"
+    data = read_yaml(path, SuiteError)
+    try:
+        return Mutant.model_validate({"name": d.name, **data, "dir": d})
+    except ValidationError as e:
+        raise SuiteError(invalid(path, e)) from None
 
 
 def load_patch_mutants(path: Path) -> list[Mutant]:
     """The mutants listed in a ``mutants.yaml`` (``mutants: [{name, description, breaks, ...}]``)."""
     if not path.is_file():
         return []
-    data = read_yaml(path)
+    data = read_yaml(path, SuiteError)
     items = data.get("mutants")
     if not isinstance(items, list) or set(data) - {"mutants"}:
         raise SuiteError(f"{path}: expected one top-level key 'mutants' holding a list")
@@ -31,7 +75,7 @@ def load_patch_mutants(path: Path) -> list[Mutant]:
         try:
             out.append(Mutant.model_validate(item))
         except ValidationError as e:
-            raise SuiteError(str(_fail(path, e)).replace(f"{path}: ", f"{path}: mutants.{i}.", 1)) from None
+            raise SuiteError(invalid(path, e, ("mutants", i))) from None
     names = [m.name for m in out]
     if len(set(names)) != len(names):
         raise SuiteError(f"{path}: mutant names must be unique")

@@ -20,7 +20,6 @@ import shutil
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -32,6 +31,8 @@ from pydantic import (
 
 from swarmgym.edges import known_classes
 from swarmgym.errors import SuiteError
+from swarmgym.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
+from swarmgym.yamlfile import invalid, read_yaml
 
 CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential")
 CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential"]
@@ -146,40 +147,9 @@ class Suite(_Strict):
 
     def mutants(self, spec: Spec) -> list[Mutant]:
         """Folder mutants (``mutants/<name>/``) and patch mutants (``mutants.yaml``) of a spec's app."""
-        from swarmgym.mutants import load_patch_mutants
-
         base = self.folder / "apps" / spec.app_slug / "mutants"
         found = [load_mutant(d) for d in sorted(base.iterdir()) if d.is_dir()] if base.is_dir() else []
         return found + load_patch_mutants(self.folder / "apps" / spec.app_slug / "mutants.yaml")
-
-
-class Hunk(_Strict):
-    """Replace the one occurrence of ``old`` in ``file`` with ``new`` (``old`` empty: create the file)."""
-
-    file: str
-    old: str = ""
-    new: str = ""
-
-
-class Mutant(_Strict):
-    name: str
-    description: str
-    targets: list[str] = Field(default_factory=list)  # checks it must fail (folder mutants of bench-v1)
-    breaks: list[str] = Field(default_factory=list)   # requirement ids it breaks (patch mutants)
-    failure: str = "liar"
-    edge: str | None = None  # the edge class it is wrong on (right on the common case): an edge mutant
-    delete: list[str] = Field(default_factory=list)  # reference files the mutant removes
-    patch: list[Hunk] = Field(default_factory=list)   # edits applied to the reference
-    rename: dict[str, str] = Field(default_factory=dict)  # reference path -> where the mutant puts it
-    dir: Path | None = Field(None, exclude=True)       # overlay folder (folder mutants only)
-
-    def touched(self) -> list[str]:
-        """The workspace paths this mutant changes, adds or removes (relative, sorted)."""
-        paths = set(self.delete) | {h.file for h in self.patch} | set(self.rename) | set(self.rename.values())
-        if self.dir is not None:
-            paths |= {p.relative_to(self.dir).as_posix() for p in self.dir.rglob("*")
-                      if p.is_file() and p.name != "mutant.yaml" and "__pycache__" not in p.parts}
-        return sorted(paths)
 
 
 def canonical(suite: Suite) -> str:
@@ -242,25 +212,9 @@ def suite_hash(suite: Suite) -> str:
 def _fail(path: Path, err: ValidationError) -> SuiteError:
     e = err.errors()[0]
     loc = ".".join(str(x) for x in e["loc"])
-    if e["type"] == "extra_forbidden":
-        return SuiteError(f"{path}: unknown key {loc!r}")
     if e["type"] == "literal_error" and loc.endswith("kind"):
         return SuiteError(f"{path}: {loc}: unknown check kind {e.get('input')!r}; expected one of {', '.join(CHECK_KINDS)}")
-    msg = e["msg"].removeprefix("Value error, ")
-    return SuiteError(f"{path}: {loc or 'top level'}: {msg}")
-
-
-def read_yaml(path: Path) -> dict:
-    try:
-        data = yaml.safe_load(path.read_text())
-    except OSError as e:
-        raise SuiteError(f"{path}: cannot read ({e.strerror})") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise SuiteError(f"{path}{':%d' % (mark.line + 1) if mark else ''}: not valid YAML") from None
-    if not isinstance(data, dict):
-        raise SuiteError(f"{path}: expected a mapping at the top level")
-    return data
+    return SuiteError(invalid(path, err))
 
 
 def packaged_suites_dir() -> Path:
@@ -279,7 +233,7 @@ def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suit
     path = p / "suite.yaml" if p.is_dir() else p
     if not path.is_file():
         raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r})")
-    data = read_yaml(path)
+    data = read_yaml(path, SuiteError)
     specs = data.get("specs")
     if isinstance(specs, list):
         data = {**data, "specs": [_spec_file(path, s) if isinstance(s, str) else s for s in specs]}
@@ -324,7 +278,7 @@ def _spec_file(suite_path: Path, rel: str) -> Spec:
     if not path.is_file():
         raise SuiteError(f"{suite_path}: specs: no such spec file {rel!r}")
     try:
-        return Spec.model_validate(read_yaml(path))
+        return Spec.model_validate(read_yaml(path, SuiteError))
     except ValidationError as e:
         raise _fail(path, e) from None
 
@@ -348,15 +302,6 @@ def _check_edges(path: Path, spec: Spec, known: dict[str, str]) -> None:
             raise SuiteError(f"{path}: spec {spec.id}: check {c.name!r} lists edges but covers no requirement")
 
 
-def load_mutant(d: Path) -> Mutant:
-    path = d / "mutant.yaml"
-    data = read_yaml(path)
-    try:
-        return Mutant.model_validate({"name": d.name, **data, "dir": d})
-    except ValidationError as e:
-        raise _fail(path, e) from None
-
-
 def locked_hash(suite: Suite) -> str | None:
     lock = suite.folder / "suite.lock"
     return lock.read_text().strip() if lock.is_file() else None
@@ -364,8 +309,6 @@ def locked_hash(suite: Suite) -> str | None:
 
 def materialize(suite: Suite, spec: Spec, dest: Path, mutant: Mutant | None = None) -> Path:
     """Write the reference app (plus a mutant's overlay or patch) into ``dest``."""
-    from swarmgym.mutants import apply_mutant
-
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copytree(suite.reference_dir(spec), dest, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))

@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from swarmgym.errors import SuiteError, UsageError
-from swarmgym.suite import read_yaml
+from swarmgym.yamlfile import read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9_]{0,30}$")
 
@@ -232,7 +232,7 @@ def new_spec(suites_dir: Path, suite_name: str, spec_id: str, slug: str | None =
     index = root / "suite.yaml"
     if (root / "suite.lock").exists():
         raise SuiteError(f"{root / 'suite.lock'}: suite {suite_name} is frozen; scaffold into a new suite instead")
-    data = read_yaml(index) if index.is_file() else {"name": suite_name, "description": "", "specs": []}
+    data = read_yaml(index, SuiteError) if index.is_file() else {"name": suite_name, "description": "", "specs": []}
     specs = data.get("specs")
     if not isinstance(specs, list):
         raise SuiteError(f"{index}: specs: expected a list")

@@ -27,7 +27,8 @@ from swarmgym.coverage import coverage
 from swarmgym.errors import SuiteError
 from swarmgym.models import CheckResult
 from swarmgym.mutantrun import run_focused, shows_traceback
-from swarmgym.suite import Check, Mutant, Spec, Suite, locked_hash, materialize
+from swarmgym.mutants import Mutant
+from swarmgym.suite import Check, Spec, Suite, locked_hash, materialize
 
 REQUIRED_FAILURES = ("liar", "stub", "crash")
 

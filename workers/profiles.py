@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import yaml
-
 from swarmgym.errors import ConfigError
+from swarmgym.yamlfile import read_yaml
 
 
 @dataclass(frozen=True)
@@ -38,10 +37,7 @@ def load_profiles(cfg) -> dict[str, HostProfile]:
     path = cfg.home / "hosts.yaml"
     if not path.is_file():
         return out
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML ({getattr(e, 'problem', e)})") from None
+    data = read_yaml(path, ConfigError, empty_ok=True)
     for name, d in (data.get("profiles") or {}).items():
         if not isinstance(d, dict) or not isinstance(d.get("variant"), str):
             raise ConfigError(f"{path}: profiles.{name}: expected a mapping with a 'variant' string")

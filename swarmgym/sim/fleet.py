@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.atomic import atomic_write_text
 from swarmgym.errors import UsageError
 from swarmgym.goose_paths import goose_dir
+from swarmgym.yamlfile import read_yaml
 
 DEFAULT_FLEET = Path(__file__).with_name("fleet.yaml")
 FAULT_KINDS = ("crash", "stub", "liar", "narrator", "hang", "starved", "garbage")
@@ -101,14 +101,7 @@ def fleet_path(env: Mapping[str, str]) -> Path:
 
 def load_fleet(env: Mapping[str, str]) -> Fleet:
     path = fleet_path(env)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except OSError as e:
-        raise UsageError(f"{path}: cannot read fleet file ({e.strerror})") from None
-    except yaml.YAMLError:
-        raise UsageError(f"{path}: fleet file is not valid YAML") from None
-    if not isinstance(data, dict):
-        raise UsageError(f"{path}: expected a mapping at the top level")
+    data = read_yaml(path, UsageError)
     try:
         fleet = Fleet.model_validate(data)
     except ValidationError as e:
