@@ -14,7 +14,6 @@ from tests.support import layers
 KNOWN_CYCLES: set[tuple[str, ...]] = {
     tuple(f"swarmgym.{m}" for m in c) for c in (
         ("queue.app", "queue.dispatch", "queue.schedules"),
-        ("verify", "verify.checks", "verify.cluster", "verify.diagnostics", "verify.swarm"),
     )
 }
 KNOWN_UPWARD: set[tuple[str, str]] = {

@@ -1,6 +1,6 @@
 """The verify stack: seven dimensions from four sources, composed into one verdict.
 
-Dimensions are small functions registered by name (:func:`dimension`); each gets a
+Dimensions are small functions, one module each, listed by name in :data:`DIMENSIONS`; each gets a
 :class:`VerifyContext` and returns a :class:`DimensionResult`.  A dimension that raises is
 recorded as ``error`` and never sinks the verdict.  The judge dimensions come from an
 optional ``judge`` callable (exploratory mode); benchmark mode runs without one.
@@ -10,32 +10,35 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Mapping, Protocol
 
 from swarmgym.config import Config
 from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, HostSample, Verdict
 from swarmgym.suite import Check
+from swarmgym.verify.checks import checks_dimension
+from swarmgym.verify.cluster import cluster_dimension
 from swarmgym.verify.context import VerifyContext
+from swarmgym.verify.diagnostics import diagnostics_dimension
+from swarmgym.verify.swarm import swarm_dimension
 from swarmgym.verify.verdict import compose
 
-__all__ = ["verify", "compose", "dimension", "errored", "Judge", "REGISTRY"]
+__all__ = ["verify", "compose", "errored", "Judge", "Dimension", "DIMENSIONS"]
 
 log = logging.getLogger(__name__)
 Dimension = Callable[[VerifyContext], DimensionResult]
-REGISTRY: dict[str, Dimension] = {}
+#: The dimensions every verify computes, in this order (the order of reports): diagnostics reads the
+#: checks' results, so checks come first.
+DIMENSIONS: Mapping[str, Dimension] = {
+    "checks": checks_dimension,
+    "cluster": cluster_dimension,
+    "diagnostics": diagnostics_dimension,
+    "swarm": swarm_dimension,
+}
 
 
 class Judge(Protocol):
     def __call__(self, workspace: Path, prompt: str, requirements: list[str],
                  evidence: Evidence | None) -> list[DimensionResult]: ...
-
-
-def dimension(name: str) -> Callable[[Dimension], Dimension]:
-    """Register a verify dimension under ``name`` (order of registration = order of reports)."""
-    def deco(fn: Dimension) -> Dimension:
-        REGISTRY[name] = fn
-        return fn
-    return deco
 
 
 def errored(name: str, exc: BaseException) -> DimensionResult:
@@ -57,14 +60,13 @@ def _guarded(name: str, fn: Callable[[], DimensionResult]) -> DimensionResult:
 
 def verify(evidence: Evidence | None, workspace: str | Path, checks: list[Check], cfg: Config, *,
            judge: Judge | None = None, samples: list[HostSample] | None = None, prompt: str = "",
-           requirements: list[str] | None = None, check_timeout: float | None = None) -> Verdict:
-    """Grade ``workspace`` on every registered dimension (plus the judge's). Never raises."""
-    from swarmgym.verify import checks as _c, cluster as _cl, diagnostics as _d, swarm as _s  # noqa: F401 (register)
-
+           requirements: list[str] | None = None, check_timeout: float | None = None,
+           dimensions: Mapping[str, Dimension] = DIMENSIONS) -> Verdict:
+    """Grade ``workspace`` on every dimension of ``dimensions`` (plus the judge's). Never raises."""
     ctx = VerifyContext(evidence=evidence, workspace=Path(workspace), checks=list(checks), cfg=cfg,
                         samples=list(samples or (evidence.host_samples if evidence else [])),
                         check_timeout=check_timeout)
-    dims = {name: _guarded(name, functools.partial(fn, ctx)) for name, fn in REGISTRY.items()}
+    dims = {name: _guarded(name, functools.partial(fn, ctx)) for name, fn in dimensions.items()}
     if judge is not None:
         try:
             for d in judge(ctx.workspace, prompt, list(requirements or []), evidence):

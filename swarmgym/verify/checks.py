@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from swarmgym.checks import run_checks
 from swarmgym.models import DimensionResult, Finding
-from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
 
-@dimension("checks")
 def checks_dimension(ctx: VerifyContext) -> DimensionResult:
     results = run_checks(ctx.checks, ctx.workspace, ctx.cfg, ctx.evidence, timeout=ctx.check_timeout)
     ctx.check_results = results

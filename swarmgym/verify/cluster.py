@@ -10,7 +10,6 @@ from statistics import mean
 
 from swarmgym.balance import dispatched_per_device, shares, unbalanced
 from swarmgym.models import DimensionResult, Finding, Severity, Status
-from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
 IDLE_HOST_CPU = 25.0  # mean host CPU % under which a host counts as sitting idle
@@ -26,7 +25,6 @@ HINTS = {  # goose's weight is a cap on tasks in flight (an integer >= 1), not a
 SEVERITY: dict[str, Severity] = {"starved": "medium", "idle": "medium", "underused": "low"}
 
 
-@dimension("cluster")
 def cluster_dimension(ctx: VerifyContext) -> DimensionResult:
     ev = ctx.evidence
     if ev is None or (ev.run is not None and not ev.run.has_fleet_log) or (ev.report is None and not ev.events):

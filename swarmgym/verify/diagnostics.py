@@ -23,8 +23,6 @@ from typing import Any
 
 from swarmgym import safefs
 from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
-from swarmgym.verify import checks as _checks  # noqa: F401 - registered first: diagnostics reads its results
-from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
 SKIP_DIRS = {".swarm", "__pycache__", ".git", ".venv", "venv", "node_modules", ".pytest_cache", ".mypy_cache"}
@@ -220,7 +218,6 @@ def by_model(ev: Evidence | None) -> tuple[dict[str, dict[str, int]], list[str]]
     return table, narration
 
 
-@dimension("diagnostics")
 def diagnostics_dimension(ctx: VerifyContext) -> DimensionResult:
     blockers, smells = scan(ctx.workspace, ctx.check_results)
     table, narration = by_model(ctx.evidence)

@@ -4,11 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from swarmgym.models import DimensionResult, Finding
-from swarmgym.verify import dimension
 from swarmgym.verify.context import VerifyContext
 
 
-@dimension("swarm")
 def swarm_dimension(ctx: VerifyContext) -> DimensionResult:
     run = ctx.evidence.run if ctx.evidence else None
     if run is None:

@@ -3,7 +3,7 @@ import logging
 from swarmgym.models import (TRACE_CHARS, TRACE_FRAMES, DimensionResult, ErrorInfo, Finding, HostSample, PoolDevice,
                              TaskOutcome, Verdict)
 from swarmgym.suite import Check
-from swarmgym.verify import REGISTRY, compose, dimension, verify
+from swarmgym.verify import DIMENSIONS, compose, verify
 
 from tests.support.evidence import make_evidence
 
@@ -152,13 +152,9 @@ def test_timed_out_swarm_fails_swarm_dimension(tmp_path, cfg):
 
 
 def test_crashing_dimension_is_recorded_as_error_and_verdict_still_computed(tmp_path, cfg):
-    @dimension("explodes")
     def explodes(ctx):
         raise ZeroDivisionError("boom")
-    try:
-        v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg)
-    finally:
-        REGISTRY.pop("explodes")
+    v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg, dimensions={**DIMENSIONS, "explodes": explodes})
     d = v.dimensions["explodes"]
     assert d.status == "error" and d.error.type == "ZeroDivisionError"
     assert v.functional and v.overall == "partial"
@@ -169,14 +165,10 @@ def _share_of(total, parts):
 
 
 def test_a_crashed_dimension_keeps_its_traceback_naming_where_it_failed_and_logs_it(tmp_path, cfg, caplog):
-    @dimension("divides")
     def divides(ctx):
         return _share_of(4, 0)
-    try:
-        with caplog.at_level(logging.ERROR, logger="swarmgym.verify"):
-            v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg)
-    finally:
-        REGISTRY.pop("divides")
+    with caplog.at_level(logging.ERROR, logger="swarmgym.verify"):
+        v = verify(make_evidence(tmp_path), tmp_path, [OK], cfg, dimensions={**DIMENSIONS, "divides": divides})
     err = v.dimensions["divides"].error
     assert err.type == "ZeroDivisionError" and err.traceback.startswith("Traceback (most recent call last)")
     assert "in _share_of" in err.traceback and "in divides" in err.traceback  # where it failed, and who called it
