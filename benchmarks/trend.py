@@ -122,7 +122,7 @@ def dropped_fleet(drop: float, suite: str, tier: str, out: Path) -> tuple[Path, 
 def one_repetition(args: tuple) -> list[str]:
     """Verdicts of every night of one repetition (a fresh home and ledger)."""
     rep, nights, drop_at, suite, tier, fleet_file = args
-    from swarmgym.campaign import Campaign
+    from swarmgym.campaign import Campaign, arm_seed, job_seed
     from swarmgym.config import load_config
     from swarmgym.finalize import finish
     from swarmgym.ledger import Ledger
@@ -140,21 +140,21 @@ def one_repetition(args: tuple) -> list[str]:
             build = "swarmgym-sim · fleet " + ("dropped" if night >= drop_at else "default")
             cid = f"sched-{SCHEDULE}-r{rep:04d}-n{night:02d}"
             created = t0 + night * 86400.0
-            seed = rep * 1_000_000 + night * 1000          # the schedule's seed rule: a fresh seed per night
+            seed = rep * 1_000_000 + arm_seed(night)   # the seed rule: night n is the arm's n-th campaign
             jobs, recs = [], []
             for r in range(model.reps):
                 for spec in model.specs:
                     jid = f"{cid}-{len(jobs):03d}"
                     jobs.append(JobSpec(job_id=jid, campaign_id=cid, suite=model.suite.name,
                                         suite_hash=model.suite_hash, spec=spec.id, app_slug=spec.app_slug,
-                                        variant=VARIANT, tier=tier, rep=r, seq=len(jobs), seed=seed + r))
-                    ok = model.functional(spec, seed + r)
+                                        variant=VARIANT, tier=tier, rep=r, seq=len(jobs), seed=job_seed(seed, r)))
+                    ok = model.functional(spec, job_seed(seed, r))
                     recs.append(LedgerRecord(
                         session_id=f"s-{jid}", job_id=jid, campaign_id=cid, mode="benchmark", spec=spec.id,
                         app_slug=spec.app_slug, variant=VARIANT, tier=tier, rep=r, suite=model.suite.name,
                         suite_hash=model.suite_hash, host="sim", overall="pass" if ok else "fail", functional=ok,
                         ts=created + len(recs), data={"started": created + len(recs)},
-                        provenance=Provenance(adapter="sim", binary_version=build, seed=seed + r,
+                        provenance=Provenance(adapter="sim", binary_version=build, seed=job_seed(seed, r),
                                               suite_hash=model.suite_hash, host="sim")))
             ledger.record_many(recs)
             camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant=VARIANT, suite=model.suite.name,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import time
 from pathlib import Path
 from typing import Literal, Mapping
@@ -22,13 +21,24 @@ from pydantic import Field
 from swarmgym.atomic import atomic_write_text
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
+from swarmgym.ids import new_id
 from swarmgym.models import JobSpec, Model, TIERS
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS  # noqa: F401  (re-exported: one list, in provenance)
 from swarmgym.provenance import FLAG_PREFIXES, env_knobs, swarm_flags  # noqa: F401
 from swarmgym.names import check_name
 from swarmgym.suite import Suite, load_suite
 
-SEED_STRIDE = 1000
+SEED_STRIDE = 1000  # an arm's next campaign (or comparison) starts its seeds this far past its previous one
+
+
+def arm_seed(earlier: int) -> int:
+    """The first seed of an arm's campaign after ``earlier`` campaigns of that arm: 0, 1000, 2000, …"""
+    return earlier * SEED_STRIDE
+
+
+def job_seed(seed: int, rep: int) -> int:
+    """The seed of repetition ``rep`` of each spec in a campaign whose first seed is ``seed``."""
+    return seed + rep
 
 
 class Campaign(Model):
@@ -57,7 +67,7 @@ def flags_in_effect(env: dict[str, str] | None = None) -> dict[str, str]:
 
 def new_campaign_id(prefix: str, variant: str, tier: str) -> str:
     """Unique even for two campaigns started in the same second (job ids derive from it)."""
-    return f"{prefix}-{variant}-{tier}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{secrets.token_hex(2)}"
+    return new_id(f"{prefix}-{variant}-{tier}")
 
 
 def tier_shape(tier: str, n_specs: int) -> tuple[int, int]:
@@ -72,19 +82,21 @@ def tier_shape(tier: str, n_specs: int) -> tuple[int, int]:
 
 
 def plan_jobs(suite: Suite, tier: str, variant: str, *, swarm: str = "sim", campaign_id: str | None = None,
-              flags: dict[str, str] | None = None, pin_host: str | None = None, seed: int = 0) -> list[JobSpec]:
-    """spec x rep jobs for ``tier`` in interleaved order: spec0, spec1, spec2, spec0, …"""
+              flags: dict[str, str] | None = None, pin_host: str | None = None, seed: int = 0,
+              first_rep: int = 0) -> list[JobSpec]:
+    """spec x rep jobs for ``tier`` in interleaved order: spec0, spec1, spec2, spec0, …; reps count from
+    ``first_rep`` (a comparison's round ``k`` is rep ``k - 1``) and rep ``r`` gets :func:`job_seed`."""
     n_specs, reps = tier_shape(tier, len(suite.specs))
     check_name("variant", variant)
     specs = suite.specs[:n_specs]
     cid = campaign_id or new_campaign_id("bench", variant, tier)
     jobs, seq = [], 0
-    for rep in range(reps):
+    for rep in range(first_rep, first_rep + reps):
         for spec in specs:
             jobs.append(JobSpec(job_id=f"{cid}-{seq:03d}", campaign_id=cid, suite=suite.name, suite_hash=suite.hash,
                                 spec=spec.id, app_slug=spec.app_slug, variant=variant, tier=tier, rep=rep, seq=seq,
                                 hard=tier == "extreme", swarm=swarm, pin_host=pin_host, flags=dict(flags or {}),
-                                seed=seed + rep))
+                                seed=job_seed(seed, rep)))
             seq += 1
     return jobs
 
@@ -103,7 +115,7 @@ def default_seed(cfg: Config, suite_hash: str, swarm: str, variant: str, flags: 
         except SwarmgymError:
             continue
         earlier += (c.suite_hash, c.swarm, c.variant, c.flags) == (suite_hash, swarm, variant, flags)
-    return earlier * SEED_STRIDE
+    return arm_seed(earlier)
 
 
 def new_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, mode: Literal["local", "queue"] = "local",

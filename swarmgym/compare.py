@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -23,9 +22,10 @@ from pydantic import Field
 
 from swarmgym import arms, sequential
 from swarmgym.atomic import atomic_write_text
-from swarmgym.campaign import Campaign, flags_in_effect, plan_jobs
+from swarmgym.campaign import Campaign, arm_seed, flags_in_effect, plan_jobs
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
+from swarmgym.ids import new_id
 from swarmgym.models import LedgerRecord, Model
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
@@ -33,7 +33,6 @@ from swarmgym.names import check_name
 from swarmgym.suite import load_suite
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm
-SEED_STRIDE = 1000
 DEFAULT_MAX_RUNS = 60        # the high tier's 60 runs: same power on the simulator, fewer runs (benchmarks/sequential.py)
 ARM_SYNTAX = "variant[:FLAG=V,…] (e.g. gguf or gguf:GOOSE_SWARM_REVIEW=1)"
 _FLAG = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -186,11 +185,11 @@ def new_compare(cfg: Config, a: Arm, b: Arm, *, swarm: str, suite: str | None = 
     if max_runs < per_round:
         raise UsageError(f"--max-runs: expected at least {per_round} (one round: every spec once per arm), got {max_runs}")
     env = flags_in_effect()
-    cid = f"cmp-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{secrets.token_hex(2)}"
+    cid = new_id("cmp")
     if seed is None:
         earlier = sum(1 for x in list_states(cfg)
                       if (x.suite_hash, x.swarm, x.a.label, x.b.label) == (s.hash, swarm, a.label, b.label))
-        seed = earlier * SEED_STRIDE
+        seed = arm_seed(earlier)
     st = CompareState(compare_id=cid, a=a, b=b, a_flags={**env, **a.flags}, b_flags={**env, **b.flags},
                       suite=s.name, suite_hash=s.hash, swarm=swarm, mode="queue" if fleet else "local",
                       alpha=alpha, min_effect=min_effect, max_runs=max_runs, until=until,
@@ -207,9 +206,8 @@ def round_campaigns(cfg: Config, st: CompareState, k: int) -> tuple[Campaign, Ca
     out = []
     for tag, arm, flags in (("a", st.a, st.a_flags), ("b", st.b, st.b_flags)):
         cid = f"{st.compare_id}-r{k:02d}-{tag}"
-        jobs = [j.model_copy(update={"rep": k - 1})
-                for j in plan_jobs(s, ROUND_TIER, arm.variant, swarm=st.swarm, campaign_id=cid, flags=flags,
-                                   seed=st.seed + k - 1)]
+        jobs = plan_jobs(s, ROUND_TIER, arm.variant, swarm=st.swarm, campaign_id=cid, flags=flags, seed=st.seed,
+                         first_rep=k - 1)
         out.append(Campaign(campaign_id=cid, mode=st.mode, tier=ROUND_TIER, variant=arm.variant, suite=s.name,
                             suite_hash=s.hash, swarm=st.swarm, flags=flags, jobs=jobs))
     return out[0], out[1]

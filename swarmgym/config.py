@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.errors import ConfigError
+from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.secrets import (SECRET_MARKERS, SECRET_NAME_PREFIXES, is_secret, is_secret_name,  # noqa: F401
                               secret_names)  # re-exported: the rules live in swarmgym.secrets
 from swarmgym.suite import packaged_suites_dir
@@ -72,7 +73,7 @@ class SwarmConfig(_Section):
 
 
 class SandboxConfig(_Section):
-    backend: str = Field("auto", description="isolation of checks and the swarm: auto | bwrap | seatbelt | none "
+    backend: str = Field("auto", description=f"isolation of checks and the swarm: {' | '.join(ISOLATION_CHOICES)} "
                                              "(auto: bwrap on Linux, seatbelt on macOS; none only when asked)")
     read_only: list[str] = Field(default_factory=list, description="extra paths boxes may read (inside hidden ones)")
     swarm_max_procs: int = Field(4096, gt=0, description="processes alive at once in the swarm's box")
@@ -86,10 +87,8 @@ class SandboxConfig(_Section):
     @field_validator("backend")
     @classmethod
     def _known_backend(cls, v: str) -> str:
-        from swarmgym.isolation import CHOICES
-
-        if v not in CHOICES:
-            raise ValueError(f"one of {', '.join(CHOICES)}")
+        if v not in ISOLATION_CHOICES:
+            raise ValueError(f"one of {', '.join(ISOLATION_CHOICES)}")
         return v
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import secrets
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -18,6 +17,7 @@ from swarmgym.config import Config
 from swarmgym import __version__ as swarmgym_version
 from swarmgym.hostload import host_load
 from swarmgym.hosts import host_name
+from swarmgym.ids import new_id
 from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
 from swarmgym.suite import Check, Spec, Suite, load_suite, seed_workspace
 
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 
 def new_session_id(slug: str) -> str:
-    return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{slug}-{secrets.token_hex(3)}"
+    return new_id(after=slug, nbytes=3)
 
 
 def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Config, *, adapter: str,

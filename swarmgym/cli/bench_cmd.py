@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
+from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.textsafe import shown
 from swarmgym.models import TIERS
 
@@ -69,7 +70,7 @@ def register(cli: click.Group) -> None:
                   help="finish a campaign cut short: run only its jobs missing from the ledger [env SWARMGYM_BENCH_RESUME]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per golden check [env SWARMGYM_BENCH_CHECK_TIMEOUT]")
     @click.option("--swarm-timeout", type=float, default=None, help="seconds per swarm run [env SWARMGYM_BENCH_SWARM_TIMEOUT]")
-    @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
+    @click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
                   help="box for the swarm and the checks (default: config sandbox.backend, auto) "
                        "[env SWARMGYM_SANDBOX_BACKEND]")
     @click.option("--turns", type=int, default=None, help="ignored in benchmark mode")

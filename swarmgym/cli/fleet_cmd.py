@@ -24,6 +24,7 @@ from rich.table import Table
 
 from swarmgym.cli import config_from
 from swarmgym.errors import QueueError
+from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.models import TIERS
 from swarmgym.textsafe import shown
 
@@ -392,7 +393,7 @@ def register(cli: click.Group) -> None:
                   help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
     @click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
     @click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
-    @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
+    @click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
                   help="box for the swarm and the checks (default: config sandbox.backend, auto) "
                        "[env SWARMGYM_SANDBOX_BACKEND]")
     @click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,

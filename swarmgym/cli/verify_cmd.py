@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.textsafe import shown
 
 COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta", "n/a": "dim"}
@@ -41,7 +42,7 @@ def register(cli: click.Group) -> None:
     @click.option("--json", "as_json", is_flag=True, envvar="SWARMGYM_VERIFY_JSON",
                   help="print one JSON object instead of tables [env SWARMGYM_VERIFY_JSON]")
     @click.option("--check-timeout", type=float, default=None, help="seconds per check [env SWARMGYM_CHECK_TIMEOUT]")
-    @click.option("--isolation", type=click.Choice(["auto", "bwrap", "seatbelt", "none"]), default=None,
+    @click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
                   help="box for the swarm and the checks (default: config sandbox.backend, auto) "
                        "[env SWARMGYM_SANDBOX_BACKEND]")
     @click.pass_context
