@@ -191,7 +191,7 @@ class Config(_Section):
     home: Path = Field(Path("."), description="where ledger/, runs/, apps/ live")
     suites_dir: Path = Field(default_factory=packaged_suites_dir,
                              description="where suites are looked up by name; default: the suites shipped with swarmgym")
-    suite: str = "bench-v2"
+    suite: str = Field("bench-v3", description="the frozen suite bench, enqueue and verify use; bench-v2 and bench-v1 stay loadable")
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
     swarm: SwarmConfig = Field(default_factory=SwarmConfig)

@@ -9,6 +9,7 @@ import time
 import psutil
 import pytest
 
+from swarmgym.suite import load_suite
 from tests.support.queue import tiny_bench_home
 
 ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}
@@ -36,15 +37,18 @@ def ledger_lines(home):
     return [x for x in lines if x["kind"] == "session"]  # a finished campaign adds its campaign record
 
 
-@pytest.mark.slow  # full bench-v2 jobs
-def test_light_bench_leaves_ledger_benchmark_md_and_three_reports(tmp_path):
+@pytest.mark.slow  # full bench-v3 jobs
+def test_light_bench_runs_every_bench_v3_spec_once_and_leaves_ledger_benchmark_md_and_reports(tmp_path):
+    """The README's main command: the default suite is bench-v3, light runs each of its nine specs once."""
     r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2")
     assert r.returncode == 0, r.stderr
     recs = ledger_lines(tmp_path)
-    assert len(recs) == 3 and {x["spec"] for x in recs} == {"crud", "compute", "txn"}
-    assert all(x["suite_hash"].startswith("sha256:") and x["mode"] == "benchmark" for x in recs)
+    assert sorted(x["spec"] for x in recs) == sorted(s.id for s in load_suite("bench-v3").specs)
+    assert len(recs) == 9 and {"crud", "compute", "txn", "extend"} <= {x["spec"] for x in recs}
+    assert all(x["suite"] == "bench-v3" and x["suite_hash"] == load_suite("bench-v3").hash for x in recs)
+    assert all(x["mode"] == "benchmark" for x in recs)
     assert (tmp_path / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
-    assert len(list((tmp_path / "runs").glob("*/report.html"))) == 3
+    assert len(list((tmp_path / "runs").glob("*/report.html"))) == 9
     assert "functional" in r.stdout
 
 
@@ -81,7 +85,8 @@ def test_records_carry_the_swarm_flags_in_effect(tmp_path):
 
 @pytest.mark.slow  # full bench-v2 jobs
 def test_sigkill_mid_campaign_keeps_finished_runs_once_and_resume_finishes(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "light"],
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "light",
+                             "--suite", "bench-v2"],
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline and len(ledger_lines(tmp_path)) < 1:
@@ -121,7 +126,8 @@ def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
     """Same variant, same seeds, GOOSE_SWARM_REVIEW=1 (cuts the liar rate): the flag arm never does worse
     on a spec, does better on at least one, and the sign test and McNemar say so."""
     for env in ({}, {"GOOSE_SWARM_REVIEW": "1"}):
-        r = swarmgym(tmp_path, "bench", "--tier", "medium", "--variant", "gguf", "--parallel", "2", env=env)
+        r = swarmgym(tmp_path, "bench", "--tier", "medium", "--variant", "gguf", "--parallel", "2", "--suite", "bench-v2",
+                     env=env)
         assert r.returncode == 0, r.stderr
     assert len(ledger_lines(tmp_path)) == 30
     r = swarmgym(tmp_path, "bench-report")

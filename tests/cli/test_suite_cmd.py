@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from swarmgym.config import REPO_ROOT
+from swarmgym.config import REPO_ROOT, Config
 from swarmgym.suite import load_suite
 
 
@@ -48,7 +48,7 @@ def tiny_suite(root: Path, *, liar_script: str = "echo goodbye\n", lock: bool = 
 
 def test_hash_prints_the_frozen_suite_hash_matching_its_lock(tmp_path):
     res = swarmgym("suite", "hash", home=tmp_path)
-    lock = (REPO_ROOT / "suites" / "bench-v2" / "suite.lock").read_text().strip()  # the default suite
+    lock = (REPO_ROOT / "suites" / Config().suite / "suite.lock").read_text().strip()  # the default suite
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == lock
     assert "matches" in res.stderr

@@ -6,7 +6,9 @@ import sys
 
 import pytest
 
+from swarmgym.config import Config
 from swarmgym.queue import keys
+from swarmgym.suite import load_suite
 
 pytestmark = pytest.mark.redis
 
@@ -21,14 +23,15 @@ def run(home, *args, env=None):
 def test_enqueue_prints_the_id_at_once_and_the_same_id_twice_sends_nothing(home, rdb):
     p = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == "nightly-1" and "3 job(s) -> queue variant.gguf" in p.stderr
+    n = len(load_suite(Config().suite).specs)  # light: each spec of the default suite once
+    assert p.stdout.strip() == "nightly-1" and f"{n} job(s) -> queue variant.gguf" in p.stderr
     assert "Traceback" not in p.stderr and "Exception ignored" not in p.stderr
-    assert rdb.llen("variant.gguf") == 3
+    assert rdb.llen("variant.gguf") == n
     again = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
     assert again.returncode == 0 and "already enqueued" in again.stderr
-    assert rdb.llen("variant.gguf") == 3
+    assert rdb.llen("variant.gguf") == n
     st = run(home, "status", "nightly-1")
-    assert "0/3 recorded" in st.stdout and "queued" in st.stdout
+    assert f"0/{n} recorded" in st.stdout and "queued" in st.stdout
 
 
 def test_pinned_jobs_go_to_the_host_queue_and_options_read_env_vars(home, rdb):
@@ -54,7 +57,6 @@ def test_preflight_refuses_a_campaign_that_cannot_run_in_one_line_and_sends_noth
 
 
 def test_no_host_online_is_a_warning_and_a_host_with_another_suite_hash_is_named(home, rdb):
-    from swarmgym.config import Config
     from swarmgym.queue import liveness
 
     p = run(home, "enqueue", "--variant", "gguf")

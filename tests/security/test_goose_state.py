@@ -60,7 +60,7 @@ def test_a_goose_swarm_cannot_plant_config_for_the_next_job(tmp_path):
     script = tmp_path / "goose"
     script.write_text(PLANTER.format(python=sys.executable, pristine=str(pristine)))
     script.chmod(0o755)
-    (home / "config.yaml").write_text(yaml.safe_dump({"swarm": {"adapter": "goose", "binary": str(script),
+    (home / "config.yaml").write_text(yaml.safe_dump({"suite": "bench-v2", "swarm": {"adapter": "goose", "binary": str(script),
                                                                  "timeout": 120}, "sandbox": {"backend": "bwrap"},
                                                       "checks": {"timeout": 30}}))
     env = {**os.environ, **operator_env, "SWARMGYM_HOME": str(home)}
