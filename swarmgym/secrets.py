@@ -4,12 +4,14 @@ Secrets are never config keys; they live in the environment or ``.env``.  A vari
 its name holds ``KEY``, ``TOKEN``, ``SECRET`` or ``PASSWORD``, starts with a prefix that carries
 credentials without saying so (the broker/result URLs, ``CELERY_*``, ``FLOWER_*``), is named in the
 config's ``secrets:`` list, or when its value is a URL with a password.  Used by the check sandbox,
-the swarm's environment and the report redactor; depends on nothing else in swarmgym.
+the swarm's environment and the report redactor; :func:`mask_url` is how a broker URL is shown.  Depends on
+nothing else in swarmgym.
 """
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
     from swarmgym.config import Config
@@ -36,3 +38,20 @@ def is_secret_name(name: str, extra: set[str] | frozenset[str] = frozenset()) ->
 def is_secret(name: str, value: str, extra: set[str] | frozenset[str] = frozenset()) -> bool:
     """A variable model-written code must not see: a secret-looking name, or a URL with a password."""
     return is_secret_name(name, extra) or bool(_URL_CREDENTIALS.search(value or ""))
+
+
+def mask_url(url: str | None) -> str:
+    """``redis://:s3cret@host:6379/0`` -> ``redis://:***@host:6379/0``; never print a password."""
+    if not url:
+        return ""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return re.sub(r"//[^@/]*@", "//***@", url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))

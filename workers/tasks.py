@@ -32,10 +32,10 @@ from swarmgym.models import ErrorInfo, JobResult, JobSpec
 from swarmgym.proctree import kill_with_group
 from swarmgym.queue import accept, deadhosts, keys, liveness, signing, store
 from swarmgym.states import JobStatus
-from swarmgym.queue.app import app_config, declare_queues
+from swarmgym.queue.appconfig import app_config
 from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE
+from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues
 from swarmgym.workers import artefacts
 from swarmgym.workers.sampler import HostSampler, summarize
 

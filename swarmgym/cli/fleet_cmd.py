@@ -41,7 +41,7 @@ def _app(cfg):
 def _redis(cfg):
     import redis
 
-    from swarmgym.queue.app import mask_url
+    from swarmgym.secrets import mask_url
     from swarmgym.queue.redis_util import for_config
 
     r = for_config(cfg)
@@ -403,7 +403,7 @@ def register(cli: click.Group) -> None:
     def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, isolation, pool):
         """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
         from swarmgym.errors import UsageError
-        from swarmgym.queue.app import mask_url
+        from swarmgym.secrets import mask_url
         from swarmgym.hosts import host_name
         from swarmgym.names import check_name
         from swarmgym.queue.routing import COORDINATOR_QUEUE, worker_name, worker_queues

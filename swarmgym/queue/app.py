@@ -11,34 +11,16 @@ outcomes from events, and a campaign completes by counters, not by a chord in th
 from __future__ import annotations
 
 import os
-import re
-from urllib.parse import urlsplit, urlunsplit
 
 from celery import Celery
-from kombu import Exchange, Queue
+from kombu import Queue
 
 from swarmgym.config import Config, load_config
+from swarmgym.queue.appconfig import attach_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
 
 TASK_MODULES = ["swarmgym.workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules",
                 "swarmgym.queue.lifecycle"]
-
-
-def mask_url(url: str | None) -> str:
-    """``redis://:s3cret@host:6379/0`` -> ``redis://:***@host:6379/0``; never print a password."""
-    if not url:
-        return ""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return re.sub(r"//[^@/]*@", "//***@", url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))
 
 
 def celery_settings(cfg: Config) -> dict:
@@ -94,29 +76,8 @@ def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
     from swarmgym.queue.schedules import beat_schedule
 
     app.conf.beat_schedule = beat_schedule(cfg)
-    app.swarmgym_config = cfg
+    attach_config(app, cfg)
     return app
-
-
-def declare_queues(app: Celery, names) -> None:
-    """Declare queues (and their bindings) now, bypassing kombu's per-process declare cache.
-
-    After a Redis flush the exchange bindings are gone; a long-lived process would otherwise
-    publish into the void because it remembers having declared them already.
-    """
-    with app.connection_for_write() as conn:
-        ch = conn.default_channel
-        for n in names:
-            Queue(n, Exchange(n, type="direct"), routing_key=n)(ch).declare()
-
-
-def app_config(app: Celery) -> Config:
-    """The swarmgym config an app was built from (tasks read it through ``self.app``)."""
-    cfg = getattr(app, "swarmgym_config", None)
-    if cfg is None:
-        cfg = load_config()
-        app.swarmgym_config = cfg
-    return cfg
 
 
 def check_home(environ: dict[str, str] | None = None) -> None:

@@ -30,7 +30,7 @@ from swarmgym.errors import SwarmgymError
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, deadhosts, dispatch, durable, keys, store
-from swarmgym.queue.app import app_config
+from swarmgym.queue.appconfig import app_config
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
 from swarmgym.errors import QueueError
 from swarmgym.models import JobSpec
+from swarmgym.secrets import mask_url
 from swarmgym.queue import counters, keys, store
-from swarmgym.queue.app import declare_queues
 from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, queue_for_job
+from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues, queue_for_job
 
 
 @dataclass
@@ -82,15 +82,9 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
                 if progress:
                     progress(sent, len(jobs))
     except Exception as e:  # kombu OperationalError etc.
-        raise QueueError(f"broker {mask(cfg.queue.broker_url)}: cannot send campaign {cid} "
+        raise QueueError(f"broker {mask_url(cfg.queue.broker_url)}: cannot send campaign {cid} "
                          f"({sent}/{len(jobs)} sent: {e})") from None
     return sent
-
-
-def mask(url: str) -> str:
-    from swarmgym.queue.app import mask_url
-
-    return mask_url(url)
 
 
 def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: str | None = None,

@@ -124,7 +124,7 @@ def start_host(app, cfg, node: str, queues: list[str]) -> None:
 
 @worker_ready.connect
 def _on_ready(sender=None, **kw) -> None:
-    from swarmgym.queue.app import app_config
+    from swarmgym.queue.appconfig import app_config
 
     app = sender.app
     cfg = app_config(app)

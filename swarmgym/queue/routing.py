@@ -6,8 +6,15 @@ Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine),
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable
+
+from kombu import Exchange, Queue
+
 from swarmgym.names import check_name
 from swarmgym.queue import keys
+
+if TYPE_CHECKING:
+    from celery import Celery
 
 COORDINATOR_QUEUE = "coordinator"
 
@@ -53,3 +60,15 @@ def route_task(name, args, kwargs, options, task=None, **kw):
     if name in keys.COORDINATOR_TASKS:
         return {"queue": COORDINATOR_QUEUE}
     return None
+
+
+def declare_queues(app: Celery, names: Iterable[str]) -> None:
+    """Declare queues (and their bindings) now, bypassing kombu's per-process declare cache.
+
+    After a Redis flush the exchange bindings are gone; a long-lived process would otherwise
+    publish into the void because it remembers having declared them already.
+    """
+    with app.connection_for_write() as conn:
+        ch = conn.default_channel
+        for n in names:
+            Queue(n, Exchange(n, type="direct"), routing_key=n)(ch).declare()

@@ -133,7 +133,7 @@ def decide(cfg, name: str, now: datetime | None = None) -> tuple[str | None, str
 @shared_task(name=keys.SCHEDULED_CAMPAIGN, bind=True)
 def scheduled_campaign(self, name: str) -> dict:
     from swarmgym.queue import dispatch
-    from swarmgym.queue.app import app_config
+    from swarmgym.queue.appconfig import app_config
 
     cfg = app_config(self.app)
     cid, reason = decide(cfg, name)
@@ -179,7 +179,7 @@ def _renew_forever(r, value: str, ttl: int) -> None:
 
 @beat_init.connect
 def hold_beat_lock(sender=None, **kw):
-    from swarmgym.queue.app import app_config
+    from swarmgym.queue.appconfig import app_config
     from swarmgym.queue.redis_util import for_config
 
     app = getattr(sender, "app", None)

@@ -9,7 +9,8 @@ import pytest
 from swarmgym.config import load_config
 from swarmgym.errors import UsageError
 from swarmgym.queue import keys
-from swarmgym.queue.app import celery_settings, make_app, mask_url
+from swarmgym.queue.app import celery_settings, make_app
+from swarmgym.secrets import mask_url
 from swarmgym.queue.routing import queue_for_job, route_task, worker_name, worker_queues
 
 
