@@ -47,8 +47,8 @@ from swarmgym.ledger import Ledger
 from swarmgym.models import JobSpec
 from swarmgym.queue import dispatch, keys, store
 from swarmgym.queue.app import make_app
-from swarmgym.queue.localfleet import LocalFleet
-from swarmgym.queue.localredis import LocalRedis
+from swarmgym.testing.localfleet import LocalFleet
+from swarmgym.testing.localredis import LocalRedis
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suite import load_suite
 

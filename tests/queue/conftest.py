@@ -20,7 +20,7 @@ def home(tmp_path, rdb):
 
 @pytest.fixture
 def fleet_factory(home):
-    from swarmgym.queue.localfleet import LocalFleet
+    from swarmgym.testing.localfleet import LocalFleet
 
     made = []
 

@@ -12,7 +12,7 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
-from swarmgym.queue.localfleet import LocalFleet
+from swarmgym.testing.localfleet import LocalFleet
 from tests.support.queue import SIM_ENV, wait_until, write_config
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes

@@ -115,7 +115,8 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     from swarmgym.campaign import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch
     from swarmgym.suite import load_suite
-    from tests.support.queue import free_port, port_open, procfile_command
+    from swarmgym.testing.localredis import free_port
+    from tests.support.queue import port_open, procfile_command
 
     tiny_jobs_home(home, specs=3)
     fleet = fleet_factory()

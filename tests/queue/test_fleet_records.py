@@ -10,7 +10,7 @@ import yaml
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch
-from swarmgym.queue.localfleet import LocalFleet
+from swarmgym.testing.localfleet import LocalFleet
 from tests.support.queue import SIM_ENV, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes

@@ -16,7 +16,7 @@ import time
 import pytest
 import redis
 
-from swarmgym.queue.localredis import free_port
+from swarmgym.testing.localredis import free_port
 from tests.support.hostile import Arena, RedisServer, make_arena, require_bwrap, settle, swarmgym
 
 
@@ -63,7 +63,7 @@ def fleet(tmp_path_factory, redis_server) -> Arena:
     """The same hostile campaign through a real fleet: a coordinator and a host worker (Celery
     processes) on the throwaway Redis; enqueued with ``swarmgym enqueue``."""
     require_bwrap()
-    from swarmgym.queue.localfleet import LocalFleet
+    from swarmgym.testing.localfleet import LocalFleet
 
     redis_server.client().flushdb()
     arena = make_arena(tmp_path_factory.mktemp("fleet"), redis_server)

@@ -26,7 +26,7 @@ from swarmgym.ledger import Ledger
 from swarmgym.models import JobResult, Verdict
 from swarmgym.queue import counters, keys
 from swarmgym.queue.app import make_app
-from swarmgym.queue.localfleet import LocalFleet
+from swarmgym.testing.localfleet import LocalFleet
 from swarmgym.queue.routing import COORDINATOR_QUEUE
 from swarmgym.queue.signing import sign
 from tests.support.queue import tiny_suite

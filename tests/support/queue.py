@@ -23,7 +23,6 @@ import yaml
 
 from swarmgym.config import load_config
 from swarmgym.queue import keys
-from swarmgym.queue.localredis import free_port  # noqa: F401  (the one free_port, re-exported for tests)
 
 REPO = Path(__file__).resolve().parents[2]
 BROKER_DB, BACKEND_DB, SPARE_DB = 0, 1, 2
@@ -40,7 +39,7 @@ def url(db: int = BROKER_DB) -> str:
 def start_redis():
     """A throwaway redis-server (free port, no persistence); under ``CI=true`` a missing one fails, never skips."""
     from swarmgym.errors import QueueError
-    from swarmgym.queue.localredis import LocalRedis
+    from swarmgym.testing.localredis import LocalRedis
 
     try:
         return LocalRedis()
@@ -192,7 +191,7 @@ def finalized(home, cid):
 
 def sims_under(home) -> list[psutil.Process]:
     """Live simulator processes whose workspace is under ``home`` (to prove nothing was orphaned)."""
-    from swarmgym.queue.localfleet import swarm_processes
+    from swarmgym.testing.localfleet import swarm_processes
 
     out = []
     for p in swarm_processes():

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from swarmgym.errors import QueueError
-from swarmgym.queue.localfleet import _term_with_parent
+from swarmgym.testing.localfleet import term_with_parent
 
 
 def free_port() -> int:
@@ -50,7 +50,7 @@ class LocalRedis:
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.dir), "--maxmemory-policy", "noeviction"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-            preexec_fn=_term_with_parent)  # a killed test run or benchmark leaves no server behind
+            preexec_fn=term_with_parent)  # a killed test run or benchmark leaves no server behind
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

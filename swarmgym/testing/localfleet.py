@@ -27,7 +27,7 @@ import psutil
 from swarmgym.proctree import kill_group
 
 
-def _term_with_parent() -> None:
+def term_with_parent() -> None:
     """Linux: SIGTERM this child when the process that started it dies (a killed test run
     must not leave workers consuming the queue).  Kept across exec; a no-op elsewhere."""
     try:
@@ -80,7 +80,7 @@ class LocalFleet:
         f = open(log, "ab")
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              env={**self.env, **(env or {})}, cwd=str(self.home), start_new_session=True,
-                             preexec_fn=_term_with_parent if self.die_with_parent else None)
+                             preexec_fn=term_with_parent if self.die_with_parent else None)
         f.close()
         proc = Proc(name, p, log)
         self.procs[name] = proc
