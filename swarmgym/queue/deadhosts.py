@@ -20,14 +20,13 @@ from __future__ import annotations
 import json
 import logging
 import time
-import uuid
 from typing import Any
 
 import redis
 
 from swarmgym.queue import counters, keys, liveness, store
 from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, queue_for_job
+from swarmgym.queue.routing import COORDINATOR_QUEUE, delivery_id, queue_for_job
 from swarmgym.states import JobState
 
 log = logging.getLogger(__name__)
@@ -123,7 +122,7 @@ def lost_jobs_of(r: redis.Redis, cid: str) -> dict[str, dict]:
 def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: float) -> str:
     job = entry["job"]
     cid, host, old = entry.get("cid") or job.get("campaign_id"), entry["host"], entry.get("task_id") or ""
-    tid = f"{jid}~{uuid.uuid4().hex[:6]}"
+    tid = delivery_id(jid, redelivery=True)
     ttl = int(cfg.queue.result_expires)
     pipe = r.pipeline(transaction=False)
     if old:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import json
 import time
-import uuid
 from dataclasses import dataclass
 
 from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
@@ -20,7 +19,7 @@ from swarmgym.models import JobSpec
 from swarmgym.secrets import mask_url
 from swarmgym.queue import counters, keys, store
 from swarmgym.queue.redis_util import for_config
-from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues, queue_for_job
+from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues, delivery_id, queue_for_job
 
 
 @dataclass
@@ -65,7 +64,7 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
         declare_queues(app, [COORDINATOR_QUEUE])
         app.send_task(keys.FINALIZE_CAMPAIGN, args=[cid], queue=COORDINATOR_QUEUE, ignore_result=True)
         return 0
-    tids = [(j.job_id, j.job_id if fresh else f"{j.job_id}~{uuid.uuid4().hex[:6]}") for j in jobs]
+    tids = [(j.job_id, delivery_id(j.job_id, redelivery=not fresh)) for j in jobs]
     counters.plan_jobs(r, cid, tids, ttl=cfg.queue.result_expires, requeued=not fresh, batch=batch * 4)
     sent = 0
     queues = [queue_for_job({"pin_host": j.pin_host, "variant": j.variant}) for j in jobs]

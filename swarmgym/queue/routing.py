@@ -2,10 +2,12 @@
 
 Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine), ``coordinator``
 (the only ledger writer).  A host worker named ``<variant>@<host>`` consumes
-``variant.<v>,host.<host>``.
+``variant.<v>,host.<host>``.  A job's first delivery has the job id as its task id, each later one
+:func:`delivery_id` with ``redelivery=True`` (the job id, ``~`` and six random hex digits).
 """
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING, Iterable
 
 from kombu import Exchange, Queue
@@ -17,6 +19,12 @@ if TYPE_CHECKING:
     from celery import Celery
 
 COORDINATOR_QUEUE = "coordinator"
+
+
+def delivery_id(job_id: str, *, redelivery: bool = False) -> str:
+    """The Celery task id of a delivery of ``job_id``: the job id itself the first time, a fresh
+    ``<job_id>~<hex6>`` for a re-send (resume, reconcile, a dead host's job)."""
+    return f"{job_id}~{uuid.uuid4().hex[:6]}" if redelivery else job_id
 
 
 def variant_queue(variant: str) -> str:

@@ -1,6 +1,7 @@
 """The Celery settings every process loads (docs/architecture.md section 9) and the router."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -85,3 +86,11 @@ def test_cli_never_prints_the_broker_password(tmp_path):
     assert p2.returncode == 1 and "unreachable" in p2.stderr and "***" in p2.stderr
     assert "hunter2" not in p.stdout + p.stderr + p2.stdout + p2.stderr
     assert "Traceback" not in p.stderr + p2.stderr
+
+
+def test_a_jobs_first_delivery_is_its_job_id_and_each_re_send_a_fresh_one():
+    from swarmgym.queue.routing import delivery_id
+
+    assert delivery_id("c-001") == "c-001"
+    again = {delivery_id("c-001", redelivery=True) for _ in range(50)}
+    assert len(again) == 50 and all(re.fullmatch(r"c-001~[0-9a-f]{6}", t) for t in again)
