@@ -1,15 +1,20 @@
 """Fleet commands: ``enqueue``, ``status``, ``resume``, ``cancel``, ``workers``, ``worker``, ``schedule list``.
 
-They talk to Redis/Celery through the one app of :func:`swarmgym.queue.app.make_app`, so the CLI
-loads the same broker settings as the workers.  Every option has an env var
-(``SWARMGYM_<COMMAND>_<OPTION>``; the group sets ``auto_envvar_prefix``).
+Each is a module-level click command (importable, testable with click's ``CliRunner``); what they show is
+:mod:`swarmgym.cli.status_view`, the Celery command line ``worker`` runs is
+:mod:`swarmgym.workers.launch`.  They talk to Redis/Celery through the one app of
+:func:`swarmgym.queue.app.make_app`, so the CLI loads the same broker settings as the workers.  Every
+option has an env var (``SWARMGYM_<COMMAND>_<OPTION>``; the group sets ``auto_envvar_prefix``).
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -22,23 +27,26 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from swarmgym.cli import config_from
+from swarmgym.cli import config_from, status_view
 from swarmgym.errors import QueueError
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.models import TIERS
 from swarmgym.textsafe import shown
 
-BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
-         "infra": "[blue]infra[/]"}
+if TYPE_CHECKING:
+    import redis
+    from celery import Celery
+
+    from swarmgym.config import Config
 
 
-def _app(cfg):
+def _app(cfg: Config) -> Celery:
     from swarmgym.queue.app import make_app
 
     return make_app(cfg)
 
 
-def _redis(cfg):
+def _redis(cfg: Config) -> redis.Redis:
     import redis
 
     from swarmgym.secrets import mask_url
@@ -53,7 +61,7 @@ def _redis(cfg):
     return r
 
 
-def campaign_state(cfg, r, cid: str) -> dict:
+def campaign_state(cfg: Config, r: redis.Redis | None, cid: str) -> dict:
     """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
     import sqlite3
 
@@ -67,106 +75,12 @@ def campaign_state(cfg, r, cid: str) -> dict:
         raise QueueError(f"{cfg.ledger_dir}: cannot read the ledger ({describe(e)})") from None
 
 
-def _ago(ts) -> str:
-    try:
-        secs = max(0.0, time.time() - float(ts))
-    except (TypeError, ValueError):
-        return "-"
-    return f"{secs:.0f}s ago" if secs < 120 else f"{secs / 60:.0f}m ago"
-
-
-def _recent_table(st: dict) -> Table:
-    t = Table(title=f"campaign {st['campaign_id']} — last changes", title_justify="left")
-    for col in ("job", "state", "host", "overall", "when"):
-        t.add_column(col)
-    for c in st["recent"]:
-        t.add_row(shown(c.get("job", "?")), shown(c.get("s", "?")), shown(c.get("host") or "-"),
-                  BADGE.get(c.get("overall") or "", c.get("overall") or "-"), _ago(c.get("ts")))
-    return t
-
-
-def _running_table(st: dict) -> Table:
-    """Every job running now and the host it runs on (from Redis, constant time per host slot)."""
-    t = Table(title=f"running now ({len(st['running_jobs'])})", title_justify="left")
-    for col in ("job", "host", "since"):
-        t.add_column(col)
-    for jid, x in sorted(st["running_jobs"].items()):
-        t.add_row(shown(jid), shown(x.get("host") or "-"), _ago(x.get("since")))
-    return t
-
-
-def _all_table(cfg, r, st: dict) -> Table:
-    from swarmgym.queue import progress
-
-    t = Table(title=f"campaign {st['campaign_id']} — {st['status']}", title_justify="left")
-    for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
-        t.add_column(col)
-    for x in progress.rows(cfg, r, st["campaign_id"]):
-        t.add_row(shown(x["job_id"]), shown(x["spec"]), str(x["rep"]), shown(x["state"]), shown(x["host"] or "-"),
-                  BADGE.get(x["overall"], x["overall"] or "-"),
-                  f"{x['wall_secs']:.1f}" if x["wall_secs"] is not None else "-")
-    return t
-
-
-def _summary(st: dict) -> str:
-    counts = st.get("outcomes") or {}
-    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v)
-    head = f"{st['campaign_id']}: "
-    if st.get("variant"):
-        head += f"{st['variant']}/{st.get('tier')} "
-    line = (head + f"{st['status']}; {st['recorded']}/{st['planned']} recorded"
-            + (f" ({outcome})" if outcome else "") + f", {st['running']} running, {st['queued']} queued")
-    if st.get("stale"):
-        line += f", {st['stale']} stale"
-    if st.get("lost"):
-        line += f", {len(st['lost'])} re-sent from silent hosts"
-    rec = st.get("campaign_record")
-    if rec is not None:
-        findings = rec.data.get("findings", [])
-        line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
-        if rec.change is not None:
-            from rich.markup import escape
-
-            from swarmgym.change import line as change_line
-
-            line += "\n" + escape(change_line(rec.change))
-    from swarmgym.queue import durable
-
-    err = durable.line(st.get("ledger_error"))
-    return line + (f"\n{err}" if err else "")
-
-
-def _problems_table(st: dict) -> Table | None:
-    """Jobs taken from silent hosts and jobs that errored or failed, with the reason: what a person
-    reads first in the morning."""
-    from swarmgym.queue import views
-
-    lines = views.problem_rows(st)
-    if not lines:
-        return None
-    t = Table(title="needs a look", title_justify="left")
-    for col in ("job", "state", "reason"):
-        t.add_column(col, overflow="fold")
-    for x in lines:
-        t.add_row(shown(x["job_id"]), shown(x["state"]), shown(x["reason"]))
-    return t
-
-
-def _json(data) -> None:
-    import json
-
+def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=1, default=str))
 
 
-def _json_state(cfg, r, st: dict, all_rows: bool) -> dict:
-    from swarmgym.queue import progress
-
-    out = {k: v for k, v in st.items() if k != "campaign_record"}
-    rec = st.get("campaign_record")
-    out["campaign_record"] = rec.model_dump(mode="json") if rec is not None else None
-    if all_rows:
-        out["jobs"] = list(progress.rows(cfg, r, st["campaign_id"]))
-    return out
+def _print_summary(console: Console, st: dict) -> None:
+    console.print(shown(status_view.summary(st), multiline=True), soft_wrap=True)
 
 
 DONE_STATES = ("finalized", "cancelled", "complete")
@@ -174,7 +88,7 @@ BIG_PLAN = 1000  # jobs: above this, sending shows a progress bar
 
 
 @contextlib.contextmanager
-def _send_progress():
+def _send_progress() -> Iterator[Callable[..., None]]:
     """A ``progress(n_sent)`` callback for :func:`dispatch.send_jobs`; draws a bar (stderr) only once the
     first batch is out of a plan that is still going (large plans), so small enqueues print nothing."""
     console = Console(stderr=True)
@@ -197,7 +111,7 @@ def _send_progress():
             prog.stop()
 
 
-def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> dict:
+def _watch(cfg: Config, r: redis.Redis, cid: str, console: Console, timeout: float | None = None) -> dict:
     deadline = time.monotonic() + timeout if timeout else None
     st = campaign_state(cfg, r, cid)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -214,7 +128,7 @@ def _watch(cfg, r, cid: str, console: Console, timeout: float | None = None) -> 
     return st
 
 
-def check_keys(cfg, coordinator: bool) -> None:
+def check_keys(cfg: Config, coordinator: bool) -> None:
     """Refuse to start without the key material (one line, exit 2): a host signs every result with
     its key; the coordinator checks them against its keyring (docs/security.md)."""
     from swarmgym import hostkeys
@@ -231,257 +145,257 @@ def check_keys(cfg, coordinator: bool) -> None:
         hostkeys.read_key_file(path)
 
 
-def register(cli: click.Group) -> None:
-    @cli.command("enqueue")
-    @click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
-                  help="smoke 1x1, light 3x1, medium 3x5, high 3x10, extreme 3x10 [env SWARMGYM_ENQUEUE_TIER]")
-    @click.option("--variant", default="mlx", show_default=True, help="build under test; jobs go to queue variant.<v> [env SWARMGYM_ENQUEUE_VARIANT]")
-    @click.option("--pin-host", default=None, help="run every job on this host (queue host.<name>) [env SWARMGYM_ENQUEUE_PIN_HOST]")
-    @click.option("--swarm", default=None, help="adapter on the hosts: goose | sim | command (default: config) [env SWARMGYM_ENQUEUE_SWARM]")
-    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_ENQUEUE_SUITE]")
-    @click.option("--campaign-id", default=None, help="explicit id; an id already enqueued does nothing [env SWARMGYM_ENQUEUE_CAMPAIGN_ID]")
-    @click.option("--wait", is_flag=True, default=False, help="show progress until the campaign is finalized [env SWARMGYM_ENQUEUE_WAIT]")
-    @click.option("--require-workers", is_flag=True, default=False,
-                  help="refuse (exit 2) when no host serving the variant is online [env SWARMGYM_ENQUEUE_REQUIRE_WORKERS]")
-    @click.pass_context
-    def enqueue(ctx, tier, variant, pin_host, swarm, suite, campaign_id, wait, require_workers):
-        """Plan a campaign and send it to the fleet; prints the campaign id at once."""
-        from swarmgym.queue import dispatch, preflight
-        from swarmgym.names import check_name
-        from swarmgym.suite import load_suite
+@click.command("enqueue")
+@click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
+              help="smoke 1x1, light 3x1, medium 3x5, high 3x10, extreme 3x10 [env SWARMGYM_ENQUEUE_TIER]")
+@click.option("--variant", default="mlx", show_default=True, help="build under test; jobs go to queue variant.<v> [env SWARMGYM_ENQUEUE_VARIANT]")
+@click.option("--pin-host", default=None, help="run every job on this host (queue host.<name>) [env SWARMGYM_ENQUEUE_PIN_HOST]")
+@click.option("--swarm", default=None, help="adapter on the hosts: goose | sim | command (default: config) [env SWARMGYM_ENQUEUE_SWARM]")
+@click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_ENQUEUE_SUITE]")
+@click.option("--campaign-id", default=None, help="explicit id; an id already enqueued does nothing [env SWARMGYM_ENQUEUE_CAMPAIGN_ID]")
+@click.option("--wait", is_flag=True, default=False, help="show progress until the campaign is finalized [env SWARMGYM_ENQUEUE_WAIT]")
+@click.option("--require-workers", is_flag=True, default=False,
+              help="refuse (exit 2) when no host serving the variant is online [env SWARMGYM_ENQUEUE_REQUIRE_WORKERS]")
+@click.pass_context
+def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, swarm: str | None, suite: str | None,
+            campaign_id: str | None, wait: bool, require_workers: bool) -> None:
+    """Plan a campaign and send it to the fleet; prints the campaign id at once."""
+    from swarmgym.queue import dispatch, preflight
+    from swarmgym.names import check_name
+    from swarmgym.suite import load_suite
 
-        cfg = config_from(ctx)
+    cfg = config_from(ctx)
+    r = _redis(cfg)
+    check_name("variant", variant)
+    if pin_host:
+        check_name("pin-host", pin_host)
+    if wait:
+        alive, why = preflight.coordinator_alive(cfg, r)
+        if not alive:
+            raise QueueError(f"--wait: no coordinator is alive ({why}); nothing sent")
+    s = load_suite(suite or cfg.suite, cfg.suites_dir)
+    pf = preflight.check(cfg, r, swarm=swarm or cfg.swarm.adapter, variant=variant, pin_host=pin_host,
+                         suite=s.name, suite_hash=s.hash, require_workers=require_workers)
+    for w in pf.warnings:
+        click.echo(f"warning: {w}", err=True)
+    with _send_progress() as progress:
+        sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
+                                pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)
+    click.echo(sent.campaign_id)
+    if not sent.created:
+        click.echo(f"campaign {sent.campaign_id} already enqueued ({sent.jobs} jobs): nothing sent", err=True)
+    else:
+        click.echo(f"{sent.jobs} job(s) -> queue "
+                   f"{'host.' + pin_host if pin_host else 'variant.' + variant}", err=True)
+    if wait:
+        console = Console(stderr=True)
+        _print_summary(console, _watch(cfg, r, sent.campaign_id, console))
+
+
+@click.command("status")
+@click.argument("campaign_id", required=False)
+@click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
+@click.option("--jobs/--no-jobs", default=True, help="table of the last changes [env SWARMGYM_STATUS_JOBS]")
+@click.option("--all", "all_rows", is_flag=True, default=False,
+              help="every job of the campaign (read page by page; linear in the campaign) [env SWARMGYM_STATUS_ALL]")
+@click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
+@click.pass_context
+def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool, all_rows: bool,
+           as_json: bool) -> None:
+    """A campaign's counters and last changes (or a line per campaign); --all for every job."""
+    from swarmgym.queue import progress, store
+
+    cfg = config_from(ctx)
+    console = Console()
+    r: redis.Redis | None
+    try:
         r = _redis(cfg)
-        check_name("variant", variant)
-        if pin_host:
-            check_name("pin-host", pin_host)
-        if wait:
-            alive, why = preflight.coordinator_alive(cfg, r)
-            if not alive:
-                raise QueueError(f"--wait: no coordinator is alive ({why}); nothing sent")
-        s = load_suite(suite or cfg.suite, cfg.suites_dir)
-        pf = preflight.check(cfg, r, swarm=swarm or cfg.swarm.adapter, variant=variant, pin_host=pin_host,
-                             suite=s.name, suite_hash=s.hash, require_workers=require_workers)
-        for w in pf.warnings:
-            click.echo(f"warning: {w}", err=True)
-        with _send_progress() as progress:
-            sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
-                                    pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)
-        click.echo(sent.campaign_id)
-        if not sent.created:
-            click.echo(f"campaign {sent.campaign_id} already enqueued ({sent.jobs} jobs): nothing sent", err=True)
-        else:
-            click.echo(f"{sent.jobs} job(s) -> queue "
-                       f"{'host.' + pin_host if pin_host else 'variant.' + variant}", err=True)
-        if wait:
-            console = Console(stderr=True)
-            st = _watch(cfg, r, sent.campaign_id, console)
-            console.print(shown(_summary(st), multiline=True), soft_wrap=True)
-
-    @cli.command("status")
-    @click.argument("campaign_id", required=False)
-    @click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
-    @click.option("--jobs/--no-jobs", default=True, help="table of the last changes [env SWARMGYM_STATUS_JOBS]")
-    @click.option("--all", "all_rows", is_flag=True, default=False,
-                  help="every job of the campaign (read page by page; linear in the campaign) [env SWARMGYM_STATUS_ALL]")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
-    @click.pass_context
-    def status(ctx, campaign_id, watch, jobs, all_rows, as_json):
-        """A campaign's counters and last changes (or a line per campaign); --all for every job."""
-        import json as _json
-
-        from swarmgym.queue import store
-
-        cfg = config_from(ctx)
-        console = Console()
-        try:
-            r = _redis(cfg)
-        except QueueError as e:
-            Console(stderr=True).print(f"[yellow]{e}; showing the ledger only[/]")
-            r = None
-        if not campaign_id:
-            ids = store.list_campaigns(cfg)
-            if not ids and not as_json:
-                console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
-            states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
-            if as_json:
-                click.echo(_json.dumps([_json_state(cfg, r, st, False) for st in states], default=str))
-                return
-            for st in states:
-                console.print(shown(_summary(st), multiline=True), soft_wrap=True)
-            return
-        if watch and r is not None and not as_json:
-            st = _watch(cfg, r, campaign_id, console)
-        else:
-            st = campaign_state(cfg, r, campaign_id)
+    except QueueError as e:
+        Console(stderr=True).print(f"[yellow]{e}; showing the ledger only[/]")
+        r = None
+    if not campaign_id:
+        ids = store.list_campaigns(cfg)
+        if not ids and not as_json:
+            console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
+        states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
         if as_json:
-            click.echo(_json.dumps(_json_state(cfg, r, st, all_rows), default=str))
+            click.echo(json.dumps([status_view.json_state(st) for st in states], default=str))
             return
-        if all_rows:
-            console.print(_all_table(cfg, r, st))
-        elif jobs and st["recent"]:
-            console.print(_recent_table(st))
-        if jobs and not all_rows and st.get("running_jobs"):
-            console.print(_running_table(st))
-        problems = _problems_table(st) if jobs else None
-        if problems is not None:
-            console.print(problems)
-        console.print(shown(_summary(st), multiline=True), soft_wrap=True)
+        for st in states:
+            _print_summary(console, st)
+        return
+    if watch and r is not None and not as_json:
+        st = _watch(cfg, r, campaign_id, console)
+    else:
+        st = campaign_state(cfg, r, campaign_id)
+    if as_json:
+        rows = progress.rows(cfg, r, st["campaign_id"]) if all_rows else None
+        click.echo(json.dumps(status_view.json_state(st, rows), default=str))
+        return
+    if all_rows:
+        console.print(status_view.all_table(st, progress.rows(cfg, r, st["campaign_id"])))
+    elif jobs and st["recent"]:
+        console.print(status_view.recent_table(st))
+    if jobs and not all_rows and st.get("running_jobs"):
+        console.print(status_view.running_table(st))
+    problems = status_view.problems_table(st) if jobs else None
+    if problems is not None:
+        console.print(problems)
+    _print_summary(console, st)
 
-    @cli.command("resume")
-    @click.argument("campaign_id")
-    @click.option("--wait", is_flag=True, default=False, help="show progress until finalized [env SWARMGYM_RESUME_WAIT]")
-    @click.pass_context
-    def resume(ctx, campaign_id, wait):
-        """Re-send every job of CAMPAIGN_ID that has no ledger record (works after a Redis flush)."""
-        from swarmgym.queue import dispatch
 
+@click.command("resume")
+@click.argument("campaign_id")
+@click.option("--wait", is_flag=True, default=False, help="show progress until finalized [env SWARMGYM_RESUME_WAIT]")
+@click.pass_context
+def resume(ctx: click.Context, campaign_id: str, wait: bool) -> None:
+    """Re-send every job of CAMPAIGN_ID that has no ledger record (works after a Redis flush)."""
+    from swarmgym.queue import dispatch
+
+    cfg = config_from(ctx)
+    r = _redis(cfg)
+    sent = dispatch.resume(_app(cfg), cfg, campaign_id)
+    click.echo(f"{campaign_id}: re-sent {sent.jobs} job(s)" + ("; finalizing" if not sent.jobs else ""))
+    if wait:
+        console = Console(stderr=True)
+        _print_summary(console, _watch(cfg, r, campaign_id, console))
+
+
+@click.command("cancel")
+@click.argument("campaign_id")
+@click.pass_context
+def cancel(ctx: click.Context, campaign_id: str) -> None:
+    """Revoke a campaign's unstarted jobs and mark it cancelled (running jobs finish and are recorded)."""
+    from swarmgym.queue import dispatch
+
+    cfg = config_from(ctx)
+    _redis(cfg)
+    n = dispatch.cancel(_app(cfg), cfg, campaign_id)
+    click.echo(f"{campaign_id}: cancelled; {n} job(s) without a record revoked")
+
+
+@click.command("workers")
+@click.option("--timeout", type=float, default=1.5, show_default=True, help="seconds to wait for replies [env SWARMGYM_WORKERS_TIMEOUT]")
+@click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_WORKERS_JSON]")
+@click.pass_context
+def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
+    """Hosts: online, dead (silent past queue.dead_host_secs) or unresponsive; queues, current job."""
+    from swarmgym.queue import views
+
+    cfg = config_from(ctx)
+    r = _redis(cfg)
+    rows = views.workers_state(_app(cfg), cfg, r, timeout)
+    if as_json:
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("no workers replied")
+        return
+    Console(width=max(Console().width, 140)).print(status_view.workers_table(rows))
+
+
+@click.command("worker")
+@click.option("--variant", default=None, help="build this host serves (queue variant.<v>) [env SWARMGYM_WORKER_VARIANT]")
+@click.option("--host", default=None, help="host name (queue host.<name>; default: this machine) [env SWARMGYM_WORKER_HOST]")
+@click.option("--concurrency", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="jobs at once (1 per host: a swarm uses the whole machine) [env SWARMGYM_WORKER_CONCURRENCY]")
+@click.option("--home", type=click.Path(file_okay=False), default=None,
+              help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
+@click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
+@click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
+@click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
+              help="box for the swarm and the checks (default: config sandbox.backend, auto) "
+                   "[env SWARMGYM_SANDBOX_BACKEND]")
+@click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,
+              help="celery pool (default: prefork for hosts, a batching thread pool for the coordinator; solo "
+                   "keeps a host to one light process, without Celery's time limits) [env SWARMGYM_WORKER_POOL]")
+@click.pass_context
+def worker(ctx: click.Context, variant: str | None, host: str | None, concurrency: int, home: str | None,
+           coordinator: bool, loglevel: str, isolation: str | None, pool: str | None) -> None:
+    """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
+    from swarmgym.errors import UsageError
+    from swarmgym.hosts import host_name
+    from swarmgym.secrets import mask_url
+    from swarmgym.names import check_name
+    from swarmgym.workers.launch import coordinator_worker, host_worker, worker_argv, worker_env
+    from swarmgym.workers.profiles import resolve_profile
+
+    if home:
+        from pathlib import Path
+
+        from swarmgym.config import load_config
+
+        if not Path(home).is_dir():
+            raise UsageError(f"--home {home}: no such folder (create it first)")
+        cfg = load_config(home)
+    else:
         cfg = config_from(ctx)
-        r = _redis(cfg)
-        sent = dispatch.resume(_app(cfg), cfg, campaign_id)
-        click.echo(f"{campaign_id}: re-sent {sent.jobs} job(s)" + ("; finalizing" if not sent.jobs else ""))
-        if wait:
-            console = Console(stderr=True)
-            console.print(shown(_summary(_watch(cfg, r, campaign_id, console)), multiline=True), soft_wrap=True)
+    host = check_name("host", host or host_name())
+    check_keys(cfg, coordinator)
+    if isolation and isolation != "auto":
+        from swarmgym.isolation import resolve
 
-    @cli.command("cancel")
-    @click.argument("campaign_id")
-    @click.pass_context
-    def cancel(ctx, campaign_id):
-        """Revoke a campaign's unstarted jobs and mark it cancelled (running jobs finish and are recorded)."""
-        from swarmgym.queue import dispatch
+        resolve(isolation)  # fail now, in one line, not at the first job
+    if coordinator:
+        w = coordinator_worker(host, pool=pool, threads=cfg.queue.coordinator_threads)
+    else:
+        prof = resolve_profile(cfg, variant)
+        if prof is None:
+            raise UsageError("--variant: expected the build this host serves (e.g. mlx or gguf), or --coordinator")
+        for k, v in prof.env.items():
+            os.environ.setdefault(k, v)
+        w = host_worker(prof.variant, host, pool=pool, concurrency=concurrency)
+    argv = worker_argv(w, loglevel=loglevel)
+    click.echo(f"worker {w.name} on {','.join(w.queues)} (home {cfg.home}, broker {mask_url(cfg.queue.broker_url)})",
+               err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execvpe(argv[0], argv, worker_env(os.environ, home=str(cfg.home), host=host, isolation=isolation))
 
-        cfg = config_from(ctx)
-        _redis(cfg)
-        n = dispatch.cancel(_app(cfg), cfg, campaign_id)
-        click.echo(f"{campaign_id}: cancelled; {n} job(s) without a record revoked")
 
-    @cli.command("workers")
-    @click.option("--timeout", type=float, default=1.5, show_default=True, help="seconds to wait for replies [env SWARMGYM_WORKERS_TIMEOUT]")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_WORKERS_JSON]")
-    @click.pass_context
-    def workers(ctx, timeout, as_json):
-        """Hosts: online, dead (silent past queue.dead_host_secs) or unresponsive; queues, current job."""
-        from swarmgym.queue import views
+@click.group("schedule")
+def schedule() -> None:
+    """Overnight campaigns from config `schedules:` (run by the single `celery beat`)."""
 
-        cfg = config_from(ctx)
-        r = _redis(cfg)
-        rows = views.workers_state(_app(cfg), cfg, r, timeout)
-        if as_json:
-            _json(rows)
-            return
-        if not rows:
-            click.echo("no workers replied")
-            return
-        t = Table()
-        for col in ("worker", "host", "state", "queues", "concurrency", "current job", "note"):
-            t.add_column(col, overflow="fold")
-        for w in rows:
-            state = views.worker_state_text(w)
-            t.add_row(shown(w["worker"] or "-"), shown(w["host"]),
-                      shown(state) if w["state"] == "online" else f"[red]{shown(state)}[/]",
-                      shown(",".join(w["queues"])), str(w["concurrency"] or "-"),
-                      shown(", ".join(w["current_job"]) or "-"), shown(w["suite_note"] or ""))
-        Console(width=max(Console().width, 140)).print(t)
 
-    @cli.command("worker")
-    @click.option("--variant", default=None, help="build this host serves (queue variant.<v>) [env SWARMGYM_WORKER_VARIANT]")
-    @click.option("--host", default=None, help="host name (queue host.<name>; default: this machine) [env SWARMGYM_WORKER_HOST]")
-    @click.option("--concurrency", type=click.IntRange(1, 64), default=1, show_default=True,
-                  help="jobs at once (1 per host: a swarm uses the whole machine) [env SWARMGYM_WORKER_CONCURRENCY]")
-    @click.option("--home", type=click.Path(file_okay=False), default=None,
-                  help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
-    @click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
-    @click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
-    @click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
-                  help="box for the swarm and the checks (default: config sandbox.backend, auto) "
-                       "[env SWARMGYM_SANDBOX_BACKEND]")
-    @click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,
-                  help="celery pool (default: prefork for hosts, a batching thread pool for the coordinator; solo "
-                       "keeps a host to one light process, without Celery's time limits) [env SWARMGYM_WORKER_POOL]")
-    @click.pass_context
-    def worker(ctx, variant, host, concurrency, home, coordinator, loglevel, isolation, pool):
-        """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
-        from swarmgym.errors import UsageError
-        from swarmgym.secrets import mask_url
-        from swarmgym.hosts import host_name
-        from swarmgym.names import check_name
-        from swarmgym.queue.routing import COORDINATOR_QUEUE, worker_name, worker_queues
-        from swarmgym.workers.profiles import resolve_profile
+@schedule.command("list")
+@click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_SCHEDULE_LIST_JSON]")
+@click.pass_context
+def schedule_list(ctx: click.Context, as_json: bool) -> None:
+    """Configured schedules with their next run."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
 
-        if home:
-            from pathlib import Path
+    from swarmgym.queue.schedules import next_fire, parse_cron
 
-            from swarmgym.config import load_config
-
-            if not Path(home).is_dir():
-                raise UsageError(f"--home {home}: no such folder (create it first)")
-            cfg = load_config(home)
-        else:
-            cfg = config_from(ctx)
-        host = check_name("host", host or host_name())
-        check_keys(cfg, coordinator)
-        box = {}
-        if isolation:
-            from swarmgym.isolation import resolve
-
-            if isolation != "auto":
-                resolve(isolation)  # fail now, in one line, not at the first job
-            box = {"SWARMGYM_SANDBOX_BACKEND": isolation}
-        if coordinator:  # threads: concurrent record_job tasks share one group-commit ledger writer
-            name, queues, pool = f"coordinator@{host}", [COORDINATOR_QUEUE], pool or "threads"
-            concurrency = cfg.queue.coordinator_threads if pool == "threads" else 1
-        else:
-            prof = resolve_profile(cfg, variant)
-            if prof is None:
-                raise UsageError("--variant: expected the build this host serves (e.g. mlx or gguf), or --coordinator")
-            variant = prof.variant
-            for k, v in prof.env.items():
-                os.environ.setdefault(k, v)
-            name, queues, pool = worker_name(variant, host), worker_queues(variant, host), pool or "prefork"
-        argv = [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "worker", "-n", name, "-Q", ",".join(queues),
-                "-c", str(concurrency), "-P", pool, "-E", "--loglevel", loglevel, "--without-gossip",
-                "--without-mingle"]
-        click.echo(f"worker {name} on {','.join(queues)} (home {cfg.home}, broker {mask_url(cfg.queue.broker_url)})",
-                   err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.execvpe(argv[0], argv, {**os.environ, "SWARMGYM_HOME": str(cfg.home), "SWARMGYM_WORKER_HOST": host, **box})
-
-    @cli.group("schedule")
-    def schedule():
-        """Overnight campaigns from config `schedules:` (run by the single `celery beat`)."""
-
-    @schedule.command("list")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_SCHEDULE_LIST_JSON]")
-    @click.pass_context
-    def schedule_list(ctx, as_json):
-        """Configured schedules with their next run."""
-        from datetime import datetime
-        from zoneinfo import ZoneInfo
-
-        from swarmgym.queue.schedules import next_fire, parse_cron
-
-        cfg = config_from(ctx)
-        if as_json:
-            rows = []
-            for i, s in enumerate(cfg.schedules):
-                nxt = next_fire(parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})"),
-                                datetime.now(ZoneInfo(s.timezone)))
-                rows.append({**s.model_dump(), "next_run": nxt.isoformat() if nxt else None,
-                             "next_run_utc": nxt.astimezone(ZoneInfo("UTC")).isoformat() if nxt else None})
-            _json(rows)
-            return
-        if not cfg.schedules:
-            click.echo(f"no schedules in {cfg.home / 'config.yaml'} (key schedules:)")
-            return
-        t = Table()
-        for col in ("name", "cron", "timezone", "tier", "variant", "next run", "next run (UTC)"):
-            t.add_column(col)
+    cfg = config_from(ctx)
+    if as_json:
+        rows = []
         for i, s in enumerate(cfg.schedules):
-            c = parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})")
-            nxt = next_fire(c, datetime.now(ZoneInfo(s.timezone)))
-            t.add_row(s.name, s.cron, s.timezone, s.tier, s.variant,
-                      nxt.strftime("%Y-%m-%d %H:%M %Z") if nxt else "never",
-                      nxt.astimezone(ZoneInfo("UTC")).strftime("%Y-%m-%d %H:%M") if nxt else "-")
-        Console(width=140).print(t)
+            nxt = next_fire(parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})"),
+                            datetime.now(ZoneInfo(s.timezone)))
+            rows.append({**s.model_dump(), "next_run": nxt.isoformat() if nxt else None,
+                         "next_run_utc": nxt.astimezone(ZoneInfo("UTC")).isoformat() if nxt else None})
+        _echo_json(rows)
+        return
+    if not cfg.schedules:
+        click.echo(f"no schedules in {cfg.home / 'config.yaml'} (key schedules:)")
+        return
+    t = Table()
+    for col in ("name", "cron", "timezone", "tier", "variant", "next run", "next run (UTC)"):
+        t.add_column(col)
+    for i, s in enumerate(cfg.schedules):
+        c = parse_cron(s.cron, s.timezone, where=f"schedules[{i}] ({s.name})")
+        nxt = next_fire(c, datetime.now(ZoneInfo(s.timezone)))
+        t.add_row(s.name, s.cron, s.timezone, s.tier, s.variant,
+                  nxt.strftime("%Y-%m-%d %H:%M %Z") if nxt else "never",
+                  nxt.astimezone(ZoneInfo("UTC")).strftime("%Y-%m-%d %H:%M") if nxt else "-")
+    Console(width=140).print(t)
+
+
+COMMANDS = (enqueue, status, resume, cancel, workers, worker, schedule)
+
+
+def register(cli: click.Group) -> None:
+    for command in COMMANDS:
+        cli.add_command(command)
