@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from swarmgym.campaign import Campaign, plan_jobs, save_campaign  # noqa: E402
 from swarmgym.config import load_config  # noqa: E402
-from swarmgym.ledger import Ledger  # noqa: E402
+from swarmgym.ledger import Ledger, campaign_job_id  # noqa: E402
 from swarmgym.queue import dispatch, store  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
@@ -87,7 +87,7 @@ def run_campaign(home: Path, hosts: int, n_jobs: int, env: dict[str, str] | None
         t0 = time.time()
         dispatch.send_jobs(app, cfg, cid, jobs, fresh=True)
         ledger_path = home / "ledger"
-        while not (ledger_path.exists() and Ledger(ledger_path).has_job(f"campaign:{cid}")):
+        while not (ledger_path.exists() and Ledger(ledger_path).has_job(campaign_job_id(cid))):
             if time.time() - t0 > 1800:
                 raise TimeoutError(f"campaign {cid} did not finish")
             time.sleep(0.5)

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from swarmgym.campaign import Campaign, save_campaign
 from swarmgym.config import load_config
-from swarmgym.ledger import Ledger
+from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.models import JobSpec
 from swarmgym.queue import dispatch, keys, store
 from swarmgym.queue.app import make_app
@@ -231,7 +231,7 @@ def run_size(home: Path, fleet: LocalFleet, coord: str, hosts: list[str], n: int
         "jobs_per_min_per_coord_core": round(60 * n / coord_cpu) if coord_cpu else None,
         "load1": round(os.getloadavg()[0], 1),
         "lost": len(planned - set(ids)), "duplicated": sum(v - 1 for k, v in ids.items() if k in planned and v > 1),
-        "finalized": led.has_job(f"campaign:{cid}"),
+        "finalized": led.has_job(campaign_job_id(cid)),
     }
 
 

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 from swarmgym.arms import arm_of
 from swarmgym.atomic import atomic_write_text
 from swarmgym.errors import UsageError
-from swarmgym.ledger import Ledger
+from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.models import LedgerRecord, Provenance
 
@@ -193,7 +193,7 @@ def choose(ledger: Ledger, night: Night, variant: str, *, pool: int, pins: dict[
 
 
 def pinned_night(ledger: Ledger, cid: str) -> Night:
-    found = ledger.find(f"campaign:{cid}")
+    found = ledger.find(campaign_job_id(cid))
     night = night_of_record(found[0]) if found else None
     if night is not None:
         return night

@@ -12,7 +12,7 @@ import time
 from typing import Any, Sequence
 
 from swarmgym.config import Config
-from swarmgym.ledger import Ledger, campaign_record
+from swarmgym.ledger import Ledger, campaign_job_id, campaign_record
 from swarmgym.models import LedgerRecord
 from swarmgym.states import CampaignStatus
 
@@ -43,7 +43,7 @@ def finish(cfg: Config, ledger: Ledger, camp: Any, host_weights: dict[str, float
            ) -> LedgerRecord | None:
     """In-process: write the campaign record once every planned job is recorded (None while some are not,
     or when it was written before: a resumed campaign is finalized once)."""
-    if ledger.has_job(f"campaign:{camp.campaign_id}"):
+    if ledger.has_job(campaign_job_id(camp.campaign_id)):
         return None
     recs = ledger.records(kind="session", campaign_id=camp.campaign_id)
     if {j.job_id for j in camp.jobs} - {r.job_id for r in recs}:

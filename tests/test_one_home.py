@@ -86,3 +86,12 @@ def test_config_takes_exactly_the_isolation_choices(tmp_path):
         assert load_config(tmp_path, environ={"SWARMGYM_SANDBOX_BACKEND": choice}).sandbox.backend == choice
     with pytest.raises(ConfigError, match=", ".join(CHOICES)):
         load_config(tmp_path, environ={"SWARMGYM_SANDBOX_BACKEND": "chroot"})
+
+
+# --- the campaign record's id ----------------------------------------------------------------------
+
+def test_a_campaign_record_is_found_by_the_one_campaign_job_id():
+    from swarmgym.ledger import campaign_job_id, campaign_record
+
+    rec = campaign_record("c1", variant="mlx", tier="smoke", overall="pass")
+    assert rec.job_id == rec.session_id == campaign_job_id("c1") == "campaign:c1"

@@ -70,6 +70,11 @@ def _flags(result: JobResult) -> dict[str, str]:
 
 
 
+def campaign_job_id(campaign_id: str) -> str:
+    """The job id (and session id) of a campaign's own ledger record: ``campaign:<cid>``."""
+    return f"campaign:{campaign_id}"
+
+
 def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
                     findings: Sequence[Finding] = (), suite: str | None = None, suite_hash: str | None = None,
                     mode: Literal["benchmark", "exploratory"] = "benchmark", idle_nodes: Sequence[str] = (), data: dict[str, Any] | None = None,
@@ -83,7 +88,7 @@ def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
     payload = dict(data or {})
     payload["findings"] = [f.model_dump() for f in findings]
     return LedgerRecord(
-        kind="campaign", session_id=f"campaign:{campaign_id}", job_id=f"campaign:{campaign_id}",
+        kind="campaign", session_id=campaign_job_id(campaign_id), job_id=campaign_job_id(campaign_id),
         campaign_id=campaign_id, mode=mode, spec="*", app_slug="*", variant=variant, tier=tier,
         suite=suite, suite_hash=suite_hash, overall=overall, functional=functional,
         idle_nodes=list(idle_nodes), ts=ts or time.time(), data=payload,

@@ -27,6 +27,7 @@ import redis
 from celery import shared_task
 
 from swarmgym.errors import SwarmgymError
+from swarmgym.ledger import campaign_job_id
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, deadhosts, dispatch, durable, keys, store
@@ -111,7 +112,7 @@ def finalize(app, cfg, cid: str) -> dict:
     record per earlier campaign of its variant (choosing the baseline of change detection)."""
     ledger = ledger_for(cfg)
     r = for_config(cfg)
-    done = ledger.find(f"campaign:{cid}")
+    done = ledger.find(campaign_job_id(cid))
     if done:
         _summarize(cfg, r, cid, done[0])
         return {"campaign_id": cid, "status": "finalized", "already": True}
@@ -132,7 +133,7 @@ def finalize(app, cfg, cid: str) -> dict:
 def _finalize_claimed(app, cfg, r, cid: str) -> dict:
     t0 = time.monotonic()
     ledger = ledger_for(cfg)
-    done = ledger.find(f"campaign:{cid}")
+    done = ledger.find(campaign_job_id(cid))
     if done:  # another process finished while we waited for the claim
         _summarize(cfg, r, cid, done[0])
         return {"campaign_id": cid, "status": "finalized", "already": True}
@@ -180,7 +181,7 @@ def campaign_alarm(self, campaign_id: str) -> dict:
     from swarmgym.alarm import fire_for
 
     cfg = app_config(self.app)
-    found = ledger_for(cfg).find(f"campaign:{campaign_id}")
+    found = ledger_for(cfg).find(campaign_job_id(campaign_id))
     if not found:
         return {"campaign_id": campaign_id, "alarm": "no campaign record"}
     out = fire_for(cfg, found[0])
@@ -272,7 +273,7 @@ def finalize_campaign(self, campaign_id: str, *_ignored) -> dict:
     try:
         out = finalize(self.app, cfg, campaign_id)
     except durable.WRITE_ERRORS as e:
-        raise _retry(self, for_config(cfg), e, f"campaign:{campaign_id}") from None
+        raise _retry(self, for_config(cfg), e, campaign_job_id(campaign_id)) from None
     durable.ok(for_config(cfg))
     return out
 
@@ -287,7 +288,7 @@ def reconcile_all(app, cfg, grace: float | None = None) -> dict:
     r = for_config(cfg)
     for cid in store.list_campaigns(cfg):
         snap = counters.snapshot(r, cid, recent=0)
-        if (snap or {}).get("status") == "finalized" or ledger.has_job(f"campaign:{cid}"):
+        if (snap or {}).get("status") == "finalized" or ledger.has_job(campaign_job_id(cid)):
             continue
         if counters.complete(snap):  # every job recorded, the finalize died or never ran: O(1) to know
             if finalize(app, cfg, cid).get("status") == "finalized":

@@ -17,7 +17,7 @@ from swarmgym.queue import counters
 def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
     """{campaign_id, status, planned, recorded, failed, stale, running, queued, outcomes, recent,
     running_jobs, campaign_record, source}; raises UsageError for a campaign nobody knows."""
-    from swarmgym.ledger import Ledger
+    from swarmgym.ledger import Ledger, campaign_job_id
 
     snap = None
     if r is not None:
@@ -26,7 +26,7 @@ def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
         except Exception:  # Redis went away between ping and read: the ledger still answers
             snap = None
     ledger = Ledger(cfg.ledger_dir)
-    found = ledger.find(f"campaign:{cid}")
+    found = ledger.find(campaign_job_id(cid))
     crec = found[0] if found else None
     if snap is not None:
         out = dict(snap, campaign_id=cid, source="redis")
