@@ -59,10 +59,6 @@ def test_bench_v2_keeps_every_bench_v1_prompt_word_for_word():
         assert (a.id, a.app_slug, a.prompt, a.hard_prompt) == (b.id, b.app_slug, b.prompt, b.hard_prompt)
 
 
-def test_bench_v2_is_the_default_suite(tmp_path):
-    assert load_config(tmp_path, environ={}).suite == "bench-v2"
-
-
 def test_every_requirement_has_a_check_and_a_mutant_that_breaks_it():
     cov = coverage(V2)
     assert cov.untraced_specs == [] and len(cov.rows) >= 100

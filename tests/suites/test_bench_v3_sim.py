@@ -1,11 +1,11 @@
-"""The simulator builds bench-v3's mutants: every one a run's fault can show is drawn for some seed."""
+"""bench-v3 is the default, frozen suite, and the simulator builds its mutants: every one a run's fault can show."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from swarmgym.config import REPO_ROOT
+from swarmgym.config import REPO_ROOT, load_config
 from swarmgym.sim.faults import pick_mutant
 from swarmgym.suite import load_suite
 
@@ -48,3 +48,9 @@ def test_every_v3_mutant_a_prompt_can_show_is_drawn_by_the_simulator(spec_id):
         assert drawn == visible and len(drawn) >= 30
     # a normal prompt's run can still fail in every way the profile draws
     assert {"liar", "stub", "crash"} <= {m.failure for m in mutants if not set(m.breaks) <= hard_ids}
+
+
+def test_bench_v3_is_the_default_suite_and_frozen_as_verified(tmp_path):
+    assert load_config(tmp_path, environ={}).suite == "bench-v3"
+    assert (V3.root / "suite.lock").read_text().strip() == V3.hash  # the hash `suite freeze` verified
+    assert len(V3.specs) == 9
