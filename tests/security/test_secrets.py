@@ -6,6 +6,7 @@ import time
 import psutil
 
 from swarmgym import guard
+from swarmgym.sandbox import run_sandboxed, scrubbed_env
 from swarmgym.models import SessionDoc, Turn
 from swarmgym.reports.session import write_session
 
@@ -31,6 +32,27 @@ def test_the_orphan_guard_starts_without_any_secret_in_its_environment(monkeypat
     finally:
         g.terminate()
         g.wait(5)
+
+
+#: credentials whose names say neither KEY, TOKEN, SECRET nor PASSWORD (redis-cli, MySQL, a git token URL …)
+QUIET_CREDENTIALS = {"REDISCLI_AUTH": "redis-pw-1", "MYSQL_PWD": "mysql-pw-2", "SWARMGYM_DB_PASS": "db-pw-3",
+                     "SMTP_PASSWD": "smtp-pw-4", "GOOGLE_APPLICATION_CREDENTIALS": "/k/creds-5.json",
+                     "GIT_REMOTE": "https://ghp-tok-6@github.com/org/repo", "NPM_CONFIG__AUTH": "npm-auth-7",
+                     "SESSION_COOKIE": "cookie-8", "LAB_PRIVATE_PEM": "pem-9"}
+
+
+def test_credentials_with_quiet_names_never_reach_a_box(monkeypatch, tmp_path):
+    """A check (and the swarm: same ``scrubbed_env``) dumps its whole environment: none of the
+    credentials above is there, while the folder variables and a git identity are kept."""
+    for k, v in QUIET_CREDENTIALS.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "kept-author")
+    res = run_sandboxed("env", tmp_path, timeout=20)
+    for k, v in QUIET_CREDENTIALS.items():
+        assert v not in res.stdout_tail and f"{k}=" not in res.stdout_tail, k
+    assert "kept-author" in res.stdout_tail and "PATH=" in res.stdout_tail
+    env = scrubbed_env()
+    assert "PWD" not in env or env["PWD"] == __import__("os").environ.get("PWD")  # a folder, not a secret
 
 
 def test_the_password_part_of_any_url_is_redacted_in_session_turn_and_report(tmp_path):
