@@ -138,14 +138,41 @@ def interpreter_dirs() -> list[Path]:
     return [Path(sys.prefix), Path(sys.base_prefix), _resolved(sys.executable).parent.parent]
 
 
+#: where a Python keeps installed packages, below its prefix (venv, pyenv, Debian's system Python)
+SITE_GLOBS = ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib*/python3/dist-packages")
+
+
+def other_installs(roots: Iterable[Path | str] | None = None) -> list[Path]:
+    """Every *other* installed swarmgym a box could read: one in the base Python of the venv that runs
+    swarmgym, or in the system's ``/usr`` / ``/usr/local`` (``sudo pip install swarmgym``), carries
+    ``swarmgym/suites`` — every reference app — inside a path every box binds."""
+    base = (*interpreter_dirs(), Path("/usr"), Path("/usr/local")) if roots is None else tuple(roots)
+    return list(_other_installs(tuple(str(r) for r in base)))
+
+
+@functools.lru_cache(maxsize=8)
+def _other_installs(roots: tuple[str, ...]) -> tuple[Path, ...]:
+    found: list[Path] = []
+    for root in roots:
+        for pattern in SITE_GLOBS:
+            for site in Path(root).glob(pattern):
+                pkg = site / "swarmgym"
+                if pkg.is_dir() and not pkg.is_symlink():
+                    rp = pkg.resolve()
+                    if rp not in found:
+                        found.append(rp)
+    return tuple(found)
+
+
 def secret_dirs(cfg, env: Mapping[str, str] | None = None) -> list[Path]:
     """Never shown to an untrusted box, even inside a visible path: the swarmgym root (ledger, runs,
-    other workspaces, ``.env``), ``$HOME``, the suites, swarmgym's package and its checkout."""
+    other workspaces, ``.env``), ``$HOME``, the suites, swarmgym's package and its checkout, and any
+    other installed swarmgym in a bound Python or the system (:func:`other_installs`)."""
     env = os.environ if env is None else env
     homes = {env.get("HOME") or "", os.path.expanduser("~"), _pw_home()}
     repo = checkout_root()
     return [Path(cfg.home), *(Path(h) for h in sorted(homes) if h), Path(cfg.suites_dir), *install_dirs(),
-            *([repo] if repo else [])]
+            *([repo] if repo else []), *other_installs()]
 
 
 def trusted_dirs(cfg) -> list[Path]:

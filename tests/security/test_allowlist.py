@@ -183,3 +183,30 @@ def test_an_installed_swarmgym_inside_the_venv_keeps_its_suites_out_of_every_che
                          env=env, cwd=world.home, capture_output=True, text=True, timeout=600, check=False)
     assert res.stdout.splitlines()[0] == str(installed / "__init__.py"), res.stdout + res.stderr
     assert_saw_nothing(json.loads((ws / "snoop-check.json").read_text()))
+
+
+def test_another_installed_swarmgym_in_a_bound_python_keeps_its_suites_out_of_every_box(tmp_path, monkeypatch):
+    """The venv that runs swarmgym may be editable while its base Python (bound read-only in every box,
+    like ``/usr`` and ``/usr/local``) holds an older ``pip install swarmgym`` with ``swarmgym/suites``:
+    that copy is covered too, while the rest of that Python stays readable."""
+    require_bwrap()
+    from swarmgym.config import load_config
+    from swarmgym.isolation import check_policy, policy
+    from swarmgym.sandbox import run_sandboxed
+
+    base = tmp_path / "base-python"
+    site = base / "lib" / "python3.11" / "site-packages"
+    (site / "swarmgym" / "suites" / "bench-v2").mkdir(parents=True)
+    (site / "swarmgym" / "suites" / "bench-v2" / "suite.yaml").write_text("reference-app-answers\n")
+    (site / "otherpkg").mkdir()
+    (site / "otherpkg" / "__init__.py").write_text("other-package-visible\n")
+    real = policy.interpreter_dirs
+    monkeypatch.setattr(policy, "interpreter_dirs", lambda: [*real(), base])
+    cfg = load_config(tmp_path, environ={})
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    for pol in (check_policy(cfg, ws), policy.swarm_policy(cfg, ws, adapter="command")):
+        res = run_sandboxed(f"cat {site}/otherpkg/__init__.py; cat {site}/swarmgym/suites/bench-v2/suite.yaml; "
+                            f"ls -A {site}/swarmgym", ws, timeout=30, policy=pol, backend="bwrap")
+        assert "other-package-visible" in res.stdout_tail, res.stdout_tail + res.stderr_tail
+        assert "reference-app-answers" not in res.stdout_tail and "suites" not in res.stdout_tail, res.stdout_tail
