@@ -49,14 +49,28 @@ def fingerprint(key: bytes) -> str:
     return "sha256:" + hashlib.sha256(key).hexdigest()[:16]
 
 
+def box_visible(cfg: Config) -> list[tuple[str, Path]]:
+    """(why, folder) for every folder a box reads: the system's runtime (``/usr`` — so ``/usr/local/etc``
+    —, ``/etc/ssl`` …; ``/opt/homebrew`` on a Mac), the Python that runs checks and ``sandbox.read_only``."""
+    from swarmgym.isolation.allowlist import system_dirs
+    from swarmgym.isolation.policy import interpreter_dirs
+
+    return [*(("a folder every box reads", Path(d)) for d in system_dirs()),
+            *(("the Python every box reads", d) for d in interpreter_dirs()),
+            *(("sandbox.read_only", Path(d)) for d in cfg.sandbox.read_only)]
+
+
 def check_outside(path: Path, cfg: Config) -> None:
     """Keys never live in the swarmgym home nor in swarmgym's own checkout (both are trees a person
-    copies, commits or shares with a box)."""
+    copies, commits or shares with a box), nor in any folder a box reads (:func:`box_visible`: a 0600
+    file there is readable by the box, which runs as the same user)."""
     from swarmgym.config import REPO_ROOT
 
     p = path.expanduser().resolve()
-    for name, root in (("the swarmgym home", cfg.home), ("swarmgym's checkout", REPO_ROOT)):
-        if p.is_relative_to(Path(root).resolve()):
+    for name, root in (("the swarmgym home", cfg.home), ("swarmgym's checkout", REPO_ROOT),
+                       *box_visible(cfg)):
+        r = Path(root).expanduser().resolve()
+        if r != Path("/") and p.is_relative_to(r):
             raise ConfigError(f"{path}: a key file may not live in {name} ({root}); "
                               f"use {config_dir()} (the default) or another private folder")
 

@@ -6,6 +6,7 @@ import os
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
 
@@ -53,3 +54,20 @@ def test_a_host_worker_without_its_key_and_a_coordinator_without_a_keyring_refus
     assert host.returncode == 2 and "no host key" in host.stderr and "swarmgym hosts key new" in host.stderr
     coord = run(tmp_path, "worker", "--coordinator")
     assert coord.returncode == 2 and "no keyring" in coord.stderr and "Traceback" not in coord.stderr
+
+
+def test_a_key_file_in_a_folder_a_box_reads_is_refused(tmp_path):
+    """``/usr/local/etc`` (under ``/usr``, bound into every box), the checks' Python and
+    ``sandbox.read_only`` are readable from a box running as the same user: a key there is refused,
+    for ``hosts key new`` as for a worker."""
+    import sys
+
+    ro = tmp_path / "shared-data"
+    (tmp_path / "home").mkdir(exist_ok=True)
+    (tmp_path / "home" / "config.yaml").write_text(f"sandbox:\n  read_only: ['{ro}']\n")
+    for place in ("/usr/local/etc/swarmgym/host.key", f"{sys.prefix}/host.key", f"{ro}/host.key"):
+        res = run(tmp_path, "hosts", "key", "new", "x", SWARMGYM_QUEUE_HOST_KEY_FILE=place)
+        assert res.returncode == 2 and "a key file may not live in" in res.stderr, (place, res.stderr)
+        assert not Path(place).exists()
+    ring = run(tmp_path, "worker", "--coordinator", SWARMGYM_QUEUE_KEYRING_FILE="/usr/local/etc/swarmgym/keyring")
+    assert ring.returncode == 2 and "a key file may not live in" in ring.stderr, ring.stderr
