@@ -6,7 +6,8 @@ entries (:data:`swarmgym.isolation.allowlist.LINUX_ETC`) and the box binds it at
 copy, a link whose target the box can see (``/etc/localtime`` → ``/usr/share/zoneinfo/…``,
 ``/etc/alternatives/*`` → ``/usr/bin/…``, the certificate hashes) stays a link; a link leaving the
 box's view (``/etc/resolv.conf`` → ``/run/…``) is copied as the file it points to; a folder named
-``private`` (``/etc/ssl/private``: keys) is never copied.  The copy is rebuilt when an entry of
+``private`` (``/etc/ssl/private``: keys) is never copied, nor any file or folder others may not read
+(a TLS key in ``/etc/ssl/redis/``, mode 0600: the box runs as the same user as swarmgym).  The copy is rebuilt when an entry of
 ``/etc`` changes (a new ``resolv.conf``; looked for at most every 30 s), and removed when the
 process exits.
 """
@@ -69,6 +70,8 @@ def _copy(src: str, dst: str, visible: tuple[str, ...]) -> None:
         st = os.stat(src)
     except OSError:
         return
+    if not st.st_mode & stat.S_IROTH or (stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IXOTH):
+        return  # private to its owner or group (a TLS key in /etc/ssl/redis/): the box runs as this user
     if stat.S_ISDIR(st.st_mode):
         os.mkdir(dst)
         for name in sorted(os.listdir(src)):
@@ -78,7 +81,7 @@ def _copy(src: str, dst: str, visible: tuple[str, ...]) -> None:
         try:
             shutil.copy2(src, dst)
         except OSError:
-            pass  # unreadable here (mode 0600 of another user): not in the box either
+            pass  # unreadable here: not in the box either
 
 
 def etc_copy(names: tuple[str, ...], visible: tuple[str, ...]) -> str:

@@ -210,3 +210,25 @@ def test_another_installed_swarmgym_in_a_bound_python_keeps_its_suites_out_of_ev
                             f"ls -A {site}/swarmgym", ws, timeout=30, policy=pol, backend="bwrap")
         assert "other-package-visible" in res.stdout_tail, res.stdout_tail + res.stderr_tail
         assert "reference-app-answers" not in res.stdout_tail and "suites" not in res.stdout_tail, res.stdout_tail
+
+
+def test_the_boxes_etc_never_holds_a_file_others_may_not_read(tmp_path):
+    """An allowed ``/etc`` entry may hold a private file (``/etc/ssl/redis/redis.key``, 0600 in a 0700
+    folder: the broker's TLS key): the box runs as swarmgym's user, so the copy bound at ``/etc``
+    leaves out every file and folder others may not read; the public ones stay."""
+    from swarmgym.isolation.etc import _copy
+
+    ssl = tmp_path / "ssl"
+    (ssl / "certs").mkdir(parents=True)
+    (ssl / "certs" / "ca.pem").write_text("public-cert\n")
+    (ssl / "redis").mkdir()
+    (ssl / "redis" / "redis.key").write_text("broker-tls-key\n")
+    (ssl / "redis").chmod(0o700)
+    (ssl / "server.key").write_text("loose-private-key\n")
+    (ssl / "server.key").chmod(0o600)
+    (ssl / "group.key").write_text("group-private-key\n")
+    (ssl / "group.key").chmod(0o640)
+    dst = tmp_path / "copy"
+    _copy(str(ssl), str(dst), ())
+    copied = sorted(str(p.relative_to(dst)) for p in dst.rglob("*"))
+    assert copied == ["certs", "certs/ca.pem"], copied
