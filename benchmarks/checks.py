@@ -36,7 +36,7 @@ from rich.table import Table
 from swarmgym.config import load_config
 from swarmgym.isolation import check_policy, resolve
 from swarmgym.sandbox import Limits, run_sandboxed, scrubbed_env
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 
 MODES = ("plain", "none", "bwrap")
 

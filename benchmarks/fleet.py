@@ -38,7 +38,7 @@ from swarmgym.queue import dispatch, store  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
-from swarmgym.suite import load_suite  # noqa: E402
+from swarmgym.suitekit.suite import load_suite  # noqa: E402
 from swarmgym.workers.sampler import HostSampler  # noqa: E402
 
 from swarmgym.testing.localredis import LocalRedis  # noqa: E402

@@ -50,7 +50,7 @@ from swarmgym.queue.app import make_app
 from swarmgym.testing.localfleet import LocalFleet
 from swarmgym.testing.localredis import LocalRedis
 from swarmgym.queue.redis_util import for_config
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 VARIANT = "scale"
 SUITE = {"name": "scale-v1", "description": "one file, one check (benchmarks/scale.py)", "specs": [{

@@ -36,7 +36,7 @@ from swarmgym import sequential
 from swarmgym.compare import DEFAULT_MAX_RUNS
 from swarmgym.sim.faults import CODE_FAULTS, rates_for
 from swarmgym.sim.fleet import FAULT_KINDS, load_fleet
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 EFFECTS = (0.0, 0.1, 0.2, 0.3)

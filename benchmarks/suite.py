@@ -38,7 +38,7 @@ from swarmgym import difftable
 from swarmgym.checks import run_checks
 from swarmgym.config import load_config
 from swarmgym.sandbox import Limits, run_sandboxed
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 
 
 def timed(fn) -> tuple[float, float]:
@@ -130,7 +130,7 @@ def main() -> int:
 
 def verify_rows(suite, cfg, args) -> list[dict]:
     """`suite verify` of ``suite`` with ``args.workers`` apps at a time: focused, and exhaustive if asked."""
-    from swarmgym.suiteverify import verify_suite
+    from swarmgym.suitekit.verify import verify_suite
 
     out = []
     for exhaustive in ([False, True] if args.exhaustive else [False]):

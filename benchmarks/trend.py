@@ -41,7 +41,7 @@ from swarmgym.campaign import tier_shape  # noqa: E402
 from swarmgym.models import TIERS  # noqa: E402
 from swarmgym.sim.faults import draw_faults, pick_mutant, rates_for, resolve  # noqa: E402
 from swarmgym.sim.fleet import DEFAULT_FLEET, load_fleet  # noqa: E402
-from swarmgym.suite import load_suite, packaged_suites_dir  # noqa: E402
+from swarmgym.suitekit.suite import load_suite, packaged_suites_dir  # noqa: E402
 
 VARIANT = "mlx"
 SCHEDULE = "nightly"

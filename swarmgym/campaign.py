@@ -26,7 +26,7 @@ from swarmgym.models import JobSpec, Model, TIERS
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS  # noqa: F401  (re-exported: one list, in provenance)
 from swarmgym.provenance import FLAG_PREFIXES, env_knobs, swarm_flags  # noqa: F401
 from swarmgym.names import check_name
-from swarmgym.suite import Suite, load_suite
+from swarmgym.suitekit.suite import Suite, load_suite
 
 SEED_STRIDE = 1000  # an arm's next campaign (or comparison) starts its seeds this far past its previous one
 

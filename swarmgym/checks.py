@@ -17,7 +17,7 @@ from swarmgym.config import Config
 from swarmgym.isolation import check_policy, resolve
 from swarmgym.models import CheckResult, Evidence
 from swarmgym.sandbox import Limits, SandboxResult, run_sandboxed
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 MAX_READ = 2 * 1024 * 1024
 

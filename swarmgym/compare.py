@@ -30,7 +30,7 @@ from swarmgym.models import LedgerRecord, Model
 from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.provenance import FLAG_PREFIXES
 from swarmgym.names import check_name
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm
 DEFAULT_MAX_RUNS = 60        # the high tier's 60 runs: same power on the simulator, fewer runs (benchmarks/sequential.py)

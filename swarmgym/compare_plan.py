@@ -20,7 +20,7 @@ from swarmgym.campaign import load_campaign
 from swarmgym.compare import NOT_AN_OUTCOME, Arm
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 DEFAULT_PSI = 0.5
 

@@ -19,7 +19,7 @@ from swarmgym.hostload import host_load
 from swarmgym.hosts import host_name
 from swarmgym.ids import new_id
 from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
-from swarmgym.suite import Check, Spec, Suite, load_suite, seed_workspace
+from swarmgym.suitekit.suite import Check, Spec, Suite, load_suite, seed_workspace
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from swarmgym.config import Config
 from swarmgym.errors import UsageError
 from swarmgym.ledger.store import Ledger
 from swarmgym.models import LedgerRecord
-from swarmgym.suite import Suite
+from swarmgym.suitekit.suite import Suite
 
 
 class RegradeRow(BaseModel):

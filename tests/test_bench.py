@@ -9,7 +9,7 @@ import time
 import psutil
 import pytest
 
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 from tests.support.queue import tiny_bench_home
 
 ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}

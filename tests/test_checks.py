@@ -6,7 +6,7 @@ import pytest
 from swarmgym.checks import run_check, run_checks, tool_names
 from swarmgym.config import load_config
 from swarmgym.models import Evidence, RunOutcome, RunReport, SessionTrace, TaskOutcome, ToolCall
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from swarmgym.config import load_config
 from swarmgym.errors import UsageError
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord, Provenance
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("GOOSE_SWARM_", "SWARMGYM_"))}
 ENV.update({"SWARMGYM_SIM_TIME_SCALE": "0.005", "SWARMGYM_SWARM_TIMEOUT": "90", "COLUMNS": "200"})

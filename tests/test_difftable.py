@@ -12,7 +12,7 @@ import pytest
 from swarmgym import difftable
 from swarmgym.checks import check_box, run_check
 from swarmgym.config import load_config
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 from tests.support.hostile import require_bwrap
 
 TOY = textwrap.dedent('''

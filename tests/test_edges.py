@@ -8,11 +8,11 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
-from swarmgym.coverage import coverage
+from swarmgym.suitekit.coverage import coverage
 from swarmgym.errors import SuiteError
-from swarmgym.suite import load_suite
-from swarmgym.suiteverify import verify_suite
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.suite import load_suite
+from swarmgym.suitekit.verify import verify_suite
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 APP = '''import sys
 def main(argv):

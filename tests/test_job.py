@@ -7,7 +7,7 @@ from swarmgym.campaign import plan_jobs
 from swarmgym.config import load_config
 from swarmgym.job import run_job
 from swarmgym.ledger import record_from_result
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 
 @pytest.fixture

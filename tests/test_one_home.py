@@ -15,7 +15,7 @@ from swarmgym.errors import ConfigError
 from swarmgym.ids import new_id
 from swarmgym.isolation import CHOICES
 from swarmgym.job import new_session_id
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 STAMP = r"\d{8}-\d{6}"
 

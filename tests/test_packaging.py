@@ -59,5 +59,5 @@ def test_installed_wheel_runs_the_main_job_from_an_unrelated_folder(fresh_venv, 
     assert all(r["overall"] != "error" for r in recs), [r.get("error") for r in recs]
     assert (work / "runs" / "BENCHMARK.md").is_file()
     where = run([str(fresh_venv / "bin" / "python"), "-c",
-                  "from swarmgym.suite import packaged_suites_dir; print(packaged_suites_dir())"], cwd=work, env=env)
+                  "from swarmgym.suitekit.suite import packaged_suites_dir; print(packaged_suites_dir())"], cwd=work, env=env)
     assert Path(where.stdout.strip()).is_relative_to(site_packages(fresh_venv))

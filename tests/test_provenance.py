@@ -11,7 +11,7 @@ from swarmgym.config import load_config
 from swarmgym.job import run_job
 from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.reports import regenerate
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 FAST = {"SWARMGYM_SIM_FORCE": "reference", "SWARMGYM_SIM_TIME_SCALE": "0.01"}
 

@@ -13,7 +13,7 @@ from swarmgym.errors import UsageError
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord
 from swarmgym.regrade import regrade_campaign
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 
 V1 = load_suite("bench-v1", REPO_ROOT / "suites")
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")

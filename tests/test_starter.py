@@ -16,7 +16,7 @@ from swarmgym.campaign import plan_jobs
 from swarmgym.config import load_config
 from swarmgym.errors import SuiteError
 from swarmgym.job import run_job
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 
 # A stand-in swarm (the command adapter): it records what the workspace held when it started,
 # then adds one file, as a swarm that extends the app would.

@@ -17,7 +17,7 @@ import yaml
 from swarmgym.checks import run_checks
 from swarmgym.config import REPO_ROOT, load_config
 from swarmgym.errors import SuiteError
-from swarmgym.suite import load_suite, locked_hash, materialize
+from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
 
 SUITE_DIR = REPO_ROOT / "suites" / "bench-v1"
 SUITE = load_suite("bench-v1", REPO_ROOT / "suites")

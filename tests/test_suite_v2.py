@@ -13,11 +13,11 @@ import pytest
 
 from swarmgym.checks import run_checks
 from swarmgym.config import REPO_ROOT, load_config
-from swarmgym.coverage import coverage
+from swarmgym.suitekit.coverage import coverage
 from swarmgym.errors import SuiteError
 from swarmgym.sim.faults import pick_mutant
-from swarmgym.suite import load_suite, locked_hash, materialize
-from swarmgym.suiteverify import verify_suite
+from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
+from swarmgym.suitekit.verify import verify_suite
 
 V1 = load_suite("bench-v1", REPO_ROOT / "suites")
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")

@@ -8,7 +8,7 @@ import yaml
 
 from swarmgym.campaign import plan_jobs, tier_shape
 from swarmgym.errors import UsageError
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 
 @pytest.mark.parametrize("tier, shape", [("smoke", (1, 1)), ("light", (3, 1)), ("medium", (3, 5)),

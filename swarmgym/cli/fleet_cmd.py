@@ -162,7 +162,7 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
     """Plan a campaign and send it to the fleet; prints the campaign id at once."""
     from swarmgym.queue import dispatch, preflight
     from swarmgym.names import check_name
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
 
     cfg = config_from(ctx)
     r = _redis(cfg)

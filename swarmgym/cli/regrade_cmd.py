@@ -25,7 +25,7 @@ def regrade_cmd(ctx: click.Context, campaign_id: str, suite_name: str | None, as
     from rich.table import Table
 
     from swarmgym.regrade import regrade_campaign
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
 
     cfg = config_from(ctx)
     suite = load_suite(suite_name or cfg.suite, cfg.suites_dir)

@@ -12,7 +12,7 @@ SUITE_HELP = "Suite name under the suites dir, or a path to a suite folder [defa
 
 
 def _load(cfg, name: str | None):
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
 
     return load_suite(name or cfg.suite, cfg.suites_dir)
 
@@ -27,7 +27,7 @@ def suite_group() -> None:
 @click.pass_context
 def hash_cmd(ctx: click.Context, suite_name: str | None) -> None:
     """Print the suite's content hash (prompts + checks) and compare it with suite.lock."""
-    from swarmgym.suite import locked_hash
+    from swarmgym.suitekit.suite import locked_hash
 
     cfg = config_from(ctx)
     suite = _load(cfg, suite_name)
@@ -139,7 +139,7 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
     every check is failed by some mutant, each spec has liar/stub/crash mutants, coverage has no hole
     (requirement or edge class without a check, row or mutant), and suite.lock matches.
     """
-    from swarmgym.suiteverify import plan, verify_suite
+    from swarmgym.suitekit.verify import plan, verify_suite
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)
@@ -170,7 +170,7 @@ def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, exhaustiv
     Refuses (exit 1) a suite with a coverage hole or a verification defect; an existing lock that
     matches is kept (exit 0), one that differs is an error (exit 2): a frozen suite never changes.
     """
-    from swarmgym.suiteverify import freeze_suite, plan
+    from swarmgym.suitekit.verify import freeze_suite, plan
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)
@@ -206,8 +206,8 @@ def new_cmd(ctx: click.Context, name: str, suite_name: str | None, slug: str | N
 
     Written under the config's `suites_dir` (`SWARMGYM_SUITES_DIR`); with an installed wheel and no
     `suites_dir` set, under `<home>/suites` (set `suites_dir` to it to run the new suite by name)."""
-    from swarmgym.suite import packaged_suites_dir
-    from swarmgym.suitenew import new_spec
+    from swarmgym.suitekit.suite import packaged_suites_dir
+    from swarmgym.suitekit.scaffold import new_spec
 
     cfg = config_from(ctx)
     where = cfg.suites_dir
@@ -230,7 +230,7 @@ def coverage_cmd(ctx: click.Context, suite_name, specs, as_json) -> None:
     """
     from rich.console import Console
 
-    from swarmgym.coverage import coverage
+    from swarmgym.suitekit.coverage import coverage
 
     cfg = config_from(ctx)
     suite = _load(cfg, suite_name)

@@ -18,7 +18,7 @@ COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta"
 def grade_workspace(cfg, suite_name: str, spec_key: str, path: Path, hard: bool = False, check_timeout=None):
     """The plain API behind the command: (spec, verdict) for ``path``."""
     from swarmgym.collect import collect
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
     from swarmgym.verify import compose, verify
 
     suite = load_suite(suite_name, cfg.suites_dir)

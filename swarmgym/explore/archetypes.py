@@ -18,7 +18,7 @@ from swarmgym.config import Config
 from swarmgym.errors import UsageError
 from swarmgym.explore import prompts
 from swarmgym.explore.schemas import Opener, merge_checks
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
 

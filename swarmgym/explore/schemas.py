@@ -1,6 +1,6 @@
 """The shapes a brain must answer in, validated like any untrusted input.
 
-Brain-written checks are :class:`swarmgym.suite.Check` (only the five kinds) and run in the same
+Brain-written checks are :class:`swarmgym.suitekit.suite.Check` (only the five kinds) and run in the same
 sandbox as the suite's; on top, a path may not be absolute or climb out of the workspace, and a
 command is capped in length.  A reply that breaks a rule is re-asked with the error appended.
 """
@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 MOVES = ("feature", "fix", "tests", "refactor", "mcp-feature", "change-direction", "done")
 SLUG = re.compile(r"^[a-z][a-z0-9_]{1,39}$")

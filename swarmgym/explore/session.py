@@ -18,7 +18,7 @@ from swarmgym.explore.archetypes import Substrate, check_archetype, open_session
 from swarmgym.explore.monitor import monitor_session, monitor_turn
 from swarmgym.explore.schemas import NextMove, merge_checks
 from swarmgym.models import ErrorInfo, SessionDoc, Turn, Verdict
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 Progress = Callable[[str], None]
 log = logging.getLogger(__name__)

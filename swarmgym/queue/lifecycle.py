@@ -33,7 +33,7 @@ def sweep_interval(cfg) -> float:
 
 def local_suite_hashes(cfg) -> dict[str, str]:
     """suite name -> hash of every suite this host can load (a broken suite is left out)."""
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
 
     out = {}
     d = cfg.suites_dir
@@ -53,7 +53,7 @@ _SUITE_HASHES: dict[str, str] = {}
 def local_suite_hash(cfg, name: str) -> str | None:
     """This host's hash of suite ``name`` (cached for the life of the process), or None if it has none."""
     if name not in _SUITE_HASHES:
-        from swarmgym.suite import load_suite
+        from swarmgym.suitekit.suite import load_suite
 
         try:
             _SUITE_HASHES[name] = load_suite(name, cfg.suites_dir).hash

@@ -102,7 +102,7 @@ def workers_state(app, cfg, r, timeout: float = 1.5) -> list[dict[str, Any]]:
 
 def _expected_suite_hash(cfg) -> tuple[str, str] | None:
     try:
-        from swarmgym.suite import load_suite
+        from swarmgym.suitekit.suite import load_suite
 
         s = load_suite(cfg.suite, cfg.suites_dir)
         return s.name, s.hash

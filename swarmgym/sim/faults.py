@@ -15,8 +15,8 @@ from typing import Any
 
 from swarmgym.errors import UsageError
 from swarmgym.sim.fleet import FAULT_KINDS, Fleet
-from swarmgym.mutants import Mutant
-from swarmgym.suite import Spec, Suite
+from swarmgym.suitekit.mutants import Mutant
+from swarmgym.suitekit.suite import Spec, Suite
 
 CODE_FAULTS = ("crash", "stub", "liar", "narrator")  # priority order: at most one per run
 FORCE_KINDS = (*FAULT_KINDS, "reference")

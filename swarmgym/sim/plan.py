@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swarmgym.errors import SuiteError
-from swarmgym.suite import Spec, Suite, load_suite
+from swarmgym.suitekit.suite import Spec, Suite, load_suite
 
 
 @dataclass
@@ -24,7 +24,7 @@ class Target:
 
 
 def _suites(env: Mapping[str, str]) -> list[Suite]:
-    from swarmgym.suite import packaged_suites_dir
+    from swarmgym.suitekit.suite import packaged_suites_dir
 
     root = Path(env.get("SWARMGYM_SUITES_DIR") or packaged_suites_dir())
     if (root / "suite.yaml").is_file():

@@ -40,7 +40,7 @@ from swarmgym.sim.plan import Task, find_spec, owner, plan_tasks
 from swarmgym.sim.report import build_report, render_stdout, tool_call
 from swarmgym.sim.schedule import TaskRun, capacity, schedule
 from swarmgym.sim.sessions import build_messages, create_sessions, write_messages
-from swarmgym.suite import materialize
+from swarmgym.suitekit.suite import materialize
 
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db")
 

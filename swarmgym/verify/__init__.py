@@ -14,7 +14,7 @@ from typing import Callable, Mapping, Protocol
 
 from swarmgym.config import Config
 from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, HostSample, Verdict
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 from swarmgym.verify.checks import checks_dimension
 from swarmgym.verify.cluster import cluster_dimension
 from swarmgym.verify.context import VerifyContext

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from swarmgym.config import Config
 from swarmgym.models import CheckResult, Evidence, HostSample
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 
 @dataclass

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from swarmgym.config import REPO_ROOT, Config
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 
 def swarmgym(*args: str, home: Path, timeout: float = 120) -> subprocess.CompletedProcess:

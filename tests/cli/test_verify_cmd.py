@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 from tests.support.queue import tiny_settings
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_SWARM_"))}

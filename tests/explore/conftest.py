@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 from .operator_responder import Responder
 

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 from swarmgym.checks import run_checks
 from swarmgym.config import load_config
 from swarmgym.explore.schemas import NextMove, Opener, merge_checks
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 
 BASE = {"app_slug": "tally", "prompt": "build tally", "checks": [{"name": "runs", "kind": "command_succeeds",
                                                                   "run": "python3 -m tally --help"}]}

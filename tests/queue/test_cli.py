@@ -8,7 +8,7 @@ import pytest
 
 from swarmgym.config import Config
 from swarmgym.queue import keys
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 pytestmark = pytest.mark.redis
 
@@ -96,7 +96,7 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
 
     from swarmgym.campaign import plan_jobs
     from swarmgym.config import load_config
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
     from tests.support.queue import app_for
     from swarmgym.workers.tasks import run_job_task
 

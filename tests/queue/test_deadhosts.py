@@ -114,7 +114,7 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
 
     from swarmgym.campaign import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
     from swarmgym.testing.localredis import free_port
     from tests.support.queue import port_open, procfile_command
 

@@ -13,7 +13,7 @@ from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch, store
 from swarmgym.queue.coordinator import FLUSH_SETTLE, reconcile_all
 from swarmgym.queue.redis_util import for_config
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 from tests.support.queue import app_for, tiny_jobs_home, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes

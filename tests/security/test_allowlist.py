@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from swarmgym.isolation.policy import install_dirs
-from swarmgym.suite import load_suite, materialize, packaged_suites_dir
+from swarmgym.suitekit.suite import load_suite, materialize, packaged_suites_dir
 from tests.support.hostile import HOSTILE, require_bwrap, trim_checks
 from tests.support.wheel import site_packages, wheel_venv
 

@@ -20,7 +20,7 @@ import yaml
 from swarmgym.checks import run_check
 from swarmgym.config import load_config
 from swarmgym.isolation.cgroup import cgroup_root
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 from tests.support.hostile import require_bwrap
 
 HOG = ("python3 -c 'import os, time\n"
@@ -79,7 +79,7 @@ def test_a_check_that_fills_its_ram_fails_with_the_memory_cap_named_and_leaves_n
 def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
     """Through ``swarmgym verify``: an app whose every command forks memory hogs."""
     require_memory_cgroup()
-    from swarmgym.suite import load_suite, materialize
+    from swarmgym.suitekit.suite import load_suite, materialize
 
     suite = load_suite("bench-v1")
     spec = suite.specs[0]

@@ -24,7 +24,7 @@ import psutil
 import pytest
 import yaml
 
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 from tests.support.hostile import require_bwrap
 
 SUITE = load_suite("bench-v2")

@@ -56,7 +56,7 @@ def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
     from swarmgym.bench import new_bench_campaign
     from swarmgym.config import load_config
     from swarmgym.job import run_job
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
     from tests.support.hostile import trim_checks
 
     suites = tmp_path / "suites"

@@ -15,9 +15,9 @@ import pytest
 
 from swarmgym.checks import run_checks
 from swarmgym.config import REPO_ROOT, load_config
-from swarmgym.coverage import coverage
-from swarmgym.suite import load_suite, materialize
-from swarmgym.suiteverify import verify_suite
+from swarmgym.suitekit.coverage import coverage
+from swarmgym.suitekit.suite import load_suite, materialize
+from swarmgym.suitekit.verify import verify_suite
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
 SPEC = V3.spec("fsm")

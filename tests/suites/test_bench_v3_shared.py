@@ -12,12 +12,12 @@ import pytest
 
 from swarmgym.checks import run_checks
 from swarmgym.config import REPO_ROOT, load_config
-from swarmgym.coverage import coverage, table_rows
+from swarmgym.suitekit.coverage import coverage, table_rows
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord
 from swarmgym.regrade import regrade_campaign
-from swarmgym.suite import load_suite, materialize
-from swarmgym.suiteverify import verify_suite
+from swarmgym.suitekit.suite import load_suite, materialize
+from swarmgym.suitekit.verify import verify_suite
 
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")

@@ -7,7 +7,7 @@ import pytest
 
 from swarmgym.config import REPO_ROOT, load_config
 from swarmgym.sim.faults import pick_mutant
-from swarmgym.suite import load_suite
+from swarmgym.suitekit.suite import load_suite
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
 

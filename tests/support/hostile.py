@@ -22,7 +22,7 @@ import yaml
 
 from swarmgym.isolation import get_backend
 from swarmgym.isolation.policy import install_dirs
-from swarmgym.suite import load_suite, materialize
+from swarmgym.suitekit.suite import load_suite, materialize
 
 HOSTILE = Path(__file__).resolve().parents[1] / "security" / "hostile"
 MAX_PROCS = 64

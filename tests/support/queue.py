@@ -136,7 +136,7 @@ def plan(home, cid: str, n: int, tier: str = "high"):
     from swarmgym.campaign import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import counters, store
     from swarmgym.queue.redis_util import for_config
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
 
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
@@ -208,7 +208,7 @@ def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "ligh
     from swarmgym.campaign import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch, store
     from swarmgym.queue.redis_util import for_config
-    from swarmgym.suite import load_suite
+    from swarmgym.suitekit.suite import load_suite
 
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)

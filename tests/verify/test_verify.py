@@ -2,7 +2,7 @@ import logging
 
 from swarmgym.models import (TRACE_CHARS, TRACE_FRAMES, DimensionResult, ErrorInfo, Finding, HostSample, PoolDevice,
                              TaskOutcome, Verdict)
-from swarmgym.suite import Check
+from swarmgym.suitekit.suite import Check
 from swarmgym.verify import DIMENSIONS, compose, verify
 
 from tests.support.evidence import make_evidence

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parent.parent
 REF = SUITE / "apps" / "logstat" / "reference"

@@ -12,7 +12,7 @@ import shlex
 from datetime import datetime
 from pathlib import Path
 
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parent.parent
 REF = SUITE / "apps" / "orderfsm" / "reference"

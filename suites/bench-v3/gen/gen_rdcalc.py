@@ -19,7 +19,7 @@ import math
 import random
 from pathlib import Path
 
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parent.parent
 REFERENCE = SUITE / "apps" / "rdcalc" / "reference"

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from swarmgym.errors import SuiteError
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parents[1]
 REF = SUITE / "apps" / "splitpay" / "reference"

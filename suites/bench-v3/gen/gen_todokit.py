@@ -15,7 +15,7 @@ import shlex
 from datetime import date
 from pathlib import Path
 
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parent.parent
 APP = SUITE / "apps" / "todokit"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parent.parent
 REFERENCE = SUITE / "apps" / "txkvbench" / "reference"

@@ -12,7 +12,7 @@ most of an hour on two cores.  So a mutant runs, in this order, until its verdic
 3. the remaining checks, only while it is not yet killed by a covering check or, for a crash, no
    check has shown its traceback yet.
 
-What it did not need is listed as ``skipped``.  :func:`swarmgym.suiteverify.verify_suite` then runs,
+What it did not need is listed as ``skipped``.  :func:`swarmgym.suitekit.verify.verify_suite` then runs,
 for any check that no mutant failed, that check on the mutants that skipped it, until one fails — so
 "no mutant fails check X" is still only reported when every mutant passed X.  ``--exhaustive`` runs
 every check on every mutant.
@@ -24,8 +24,8 @@ from pathlib import Path
 from swarmgym.checks import run_check
 from swarmgym.config import Config
 from swarmgym.models import CheckResult
-from swarmgym.mutants import Mutant
-from swarmgym.suite import Check
+from swarmgym.suitekit.mutants import Mutant
+from swarmgym.suitekit.suite import Check
 
 OWN_TESTS = "tests_pass"  # the check that runs the app's own test suite
 

@@ -5,7 +5,7 @@ The scaffold is a small but complete example in the format bench-v3 uses, so tha
 caused: ``specs/<id>.yaml`` (prompts, requirements with their inputs' edge classes, checks), the
 reference app with its own tests and README, patch mutants (a liar, a stub, a crash and an edge
 mutant per edge class), and ``gen/gen_<slug>.py``, which writes the golden table from the reference
-with :mod:`swarmgym.tablegen` — the generator is run once here, so the table exists.
+with :mod:`swarmgym.suitekit.tablegen` — the generator is run once here, so the table exists.
 A new suite folder gets a ``suite.yaml``; an existing one gets the spec appended to its list.
 A frozen suite (one with a ``suite.lock``) is never changed: make a new suite instead.
 """
@@ -198,7 +198,7 @@ review: the reference must agree with this model of the prompt, or no table is w
 """
 from pathlib import Path
 
-from swarmgym.tablegen import answer, row, step, write
+from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parent.parent
 UP = "{up}"

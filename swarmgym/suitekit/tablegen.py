@@ -9,7 +9,7 @@ rows and calls :func:`answer` then :func:`write`::
     write(SUITE, "invtrack", answer(SUITE / "apps/invtrack/reference", "invtrack", rows), seed=2026)
 
 A row is ``{id, req, edges, files_in?, steps}``: ``req`` the requirement ids it answers for, ``edges``
-the edge classes it samples (``[]`` for the common case; see :mod:`swarmgym.edges`), ``files_in``
+the edge classes it samples (``[]`` for the common case; see :mod:`swarmgym.suitekit.edges`), ``files_in``
 files written into the row's folder (``{dir}/…``) before its first step.  A step is ``{argv, stdin?,
 out, stdout?, files?, expect_exit?, usage?}``: ``out`` says how stdout will be compared (``exact``, ``json``,
 ``number2`` / ``order`` with the tokens given as ``stdout``, ``any``); ``files`` maps a path the step

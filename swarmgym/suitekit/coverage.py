@@ -14,9 +14,9 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from swarmgym.edges import known_classes
-from swarmgym.mutants import Mutant
-from swarmgym.suite import Spec, Suite
+from swarmgym.suitekit.edges import known_classes
+from swarmgym.suitekit.mutants import Mutant
+from swarmgym.suitekit.suite import Spec, Suite
 
 
 class RequirementRow(BaseModel):

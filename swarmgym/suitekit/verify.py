@@ -7,7 +7,7 @@ A check that no mutant fails is reported: it does not discriminate, which is a s
 
 Traced suites (specs with ``requirements``, bench-v2 on) add: every requirement has a check and a
 mutant that breaks it, every mutant is killed by a check covering a requirement it breaks, and the
-mutation score (killed / total) must be 100 %.  See :mod:`swarmgym.coverage` for the matrix.
+mutation score (killed / total) must be 100 %.  See :mod:`swarmgym.suitekit.coverage` for the matrix.
 """
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ from pydantic import BaseModel, Field
 from swarmgym.atomic import atomic_write_text
 from swarmgym.checks import run_check, run_checks
 from swarmgym.config import Config
-from swarmgym.coverage import coverage
+from swarmgym.suitekit.coverage import coverage
 from swarmgym.errors import SuiteError
 from swarmgym.models import CheckResult
-from swarmgym.mutantrun import run_focused, shows_traceback
-from swarmgym.mutants import Mutant
-from swarmgym.suite import Check, Spec, Suite, locked_hash, materialize
+from swarmgym.suitekit.mutantrun import run_focused, shows_traceback
+from swarmgym.suitekit.mutants import Mutant
+from swarmgym.suitekit.suite import Check, Spec, Suite, locked_hash, materialize
 
 REQUIRED_FAILURES = ("liar", "stub", "crash")
 
@@ -140,7 +140,7 @@ def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = No
                exhaustive: bool = False) -> AppRow:
     """Materialize one reference (``mutant=None``) or mutant and run the checks of ``spec``: every one for
     a reference, a bench-v1 mutant or ``exhaustive``; else those that decide the mutant's verdict
-    (:mod:`swarmgym.mutantrun`), the others listed as ``skipped``."""
+    (:mod:`swarmgym.suitekit.mutantrun`), the others listed as ``skipped``."""
     checks = spec.checks_for(hard=True)
     row = AppRow(spec=spec.id, app_slug=spec.app_slug, kind="mutant" if mutant else "reference",
                  name=mutant.name if mutant else "reference", failure=mutant.failure if mutant else None,
@@ -255,9 +255,9 @@ def verify_suite(suite: Suite, cfg: Config, *, workers: int = 3, specs: list[str
     """Run every reference and mutant of ``suite`` (``workers`` apps at a time).
 
     A full run (no ``mutants`` filter) also judges the suite-level rules, the coverage holes of
-    :func:`swarmgym.coverage.coverage` included; ``require_lock=False`` (``suite freeze``) does not
+    :func:`swarmgym.suitekit.coverage.coverage` included; ``require_lock=False`` (``suite freeze``) does not
     count a missing ``suite.lock`` as a defect.  A mutant runs only the checks that decide its verdict
-    (:mod:`swarmgym.mutantrun`) unless ``exhaustive``; a check no mutant failed is then tried on the
+    (:mod:`swarmgym.suitekit.mutantrun`) unless ``exhaustive``; a check no mutant failed is then tried on the
     mutants that skipped it (:func:`catch_up`), so the suite-level verdict is the exhaustive one."""
     start = time.monotonic()
     jobs = plan(suite, specs, mutants)

@@ -29,9 +29,9 @@ from pydantic import (
     model_validator,
 )
 
-from swarmgym.edges import known_classes
+from swarmgym.suitekit.edges import known_classes
 from swarmgym.errors import SuiteError
-from swarmgym.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
+from swarmgym.suitekit.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
 from swarmgym.yamlfile import invalid, read_yaml
 
 CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential")
@@ -83,7 +83,7 @@ class Requirement(_Strict):
     id: str
     text: str
     hard_only: bool = False
-    # input name -> its edge classes (swarmgym.edges); {} for a requirement that takes no input
+    # input name -> its edge classes (swarmgym.suitekit.edges); {} for a requirement that takes no input
     # (layout, README); None: not declared (suites before bench-v3)
     inputs: dict[str, list[str]] | None = None
 
@@ -220,7 +220,7 @@ def _fail(path: Path, err: ValidationError) -> SuiteError:
 def packaged_suites_dir() -> Path:
     """The suites shipped with swarmgym: ``swarmgym/suites`` inside an installed wheel, the repo's
     ``suites/`` folder in a source checkout or an editable install."""
-    pkg = Path(__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]  # swarmgym/
     installed = pkg / "suites"
     return installed if installed.is_dir() else pkg.parent / "suites"
 
@@ -284,7 +284,7 @@ def _spec_file(suite_path: Path, rel: str) -> Spec:
 
 
 def _check_edges(path: Path, spec: Spec, known: dict[str, str]) -> None:
-    """Every edge class a requirement, check or mutant names is a known one (swarmgym.edges)."""
+    """Every edge class a requirement, check or mutant names is a known one (swarmgym.suitekit.edges)."""
     def unknown(names, where: str) -> None:
         bad = [n for n in names if n not in known]
         if bad:
