@@ -1,6 +1,6 @@
 """How many runs does `swarmgym compare` save, and does it keep its error rate?
 
-A simulation study of the procedure of :mod:`swarmgym.sequential` against the fixed `high` tier
+A simulation study of the procedure of :mod:`swarmgym.comparison.sequential` against the fixed `high` tier
 (30 pairs = 60 runs, exact McNemar at the same alpha).  Outcomes come from the simulator's own
 fault model: per spec, the fault rates of arm A (``gguf``, no flag) and arm B are read from
 ``swarmgym/sim/fleet.yaml`` through :func:`swarmgym.sim.faults.rates_for`; a run fails when a
@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scipy.optimize import brentq
 
-from swarmgym import sequential
-from swarmgym.compare import DEFAULT_MAX_RUNS
+from swarmgym.comparison import sequential
+from swarmgym.comparison.compare import DEFAULT_MAX_RUNS
 from swarmgym.sim.faults import CODE_FAULTS, rates_for
 from swarmgym.sim.fleet import FAULT_KINDS, load_fleet
 from swarmgym.suitekit.suite import load_suite

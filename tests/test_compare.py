@@ -8,7 +8,7 @@ import time
 import pytest
 
 from swarmgym.campaign import Campaign, plan_jobs, save_campaign
-from swarmgym.compare import Arm, CompareState, pair_round, parse_arm
+from swarmgym.comparison.compare import Arm, CompareState, pair_round, parse_arm
 from swarmgym.config import load_config
 from swarmgym.errors import UsageError
 from swarmgym.ledger import Ledger
@@ -84,7 +84,7 @@ def test_plan_reads_disagreement_from_paired_runs_in_the_ledger(one_round):
 
 @pytest.mark.slow  # power tables of the default plan: more than a few seconds
 def test_plan_without_history_uses_the_documented_default_and_says_so(tmp_path):
-    from swarmgym.sequential import fixed_pairs
+    from swarmgym.comparison.sequential import fixed_pairs
 
     r = swarmgym(tmp_path, "plan", "--effect", "0.2")
     assert r.returncode == 0, r.stderr

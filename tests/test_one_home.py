@@ -9,7 +9,7 @@ import pytest
 
 from swarmgym.campaign import SEED_STRIDE, arm_seed, job_seed, new_campaign, new_campaign_id, plan_jobs
 from swarmgym.cli import cli
-from swarmgym.compare import Arm, new_compare, round_campaigns
+from swarmgym.comparison.compare import Arm, new_compare, round_campaigns
 from swarmgym.config import load_config
 from swarmgym.errors import ConfigError
 from swarmgym.ids import new_id

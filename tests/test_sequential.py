@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from swarmgym import sequential as sq
+from swarmgym.comparison import sequential as sq
 from swarmgym.stats import mcnemar_counts
 
 ALPHA = 0.05

@@ -35,7 +35,7 @@ def _round_line(rnd, step, st) -> str:
 
 
 def register(cli: click.Group) -> None:
-    from swarmgym.compare import DEFAULT_MAX_RUNS
+    from swarmgym.comparison.compare import DEFAULT_MAX_RUNS
 
     @cli.command("compare")
     @click.argument("a", metavar="A")
@@ -74,8 +74,8 @@ def register(cli: click.Group) -> None:
 
         An arm is variant[:FLAG=V,…], e.g. `swarmgym compare gguf gguf:GOOSE_SWARM_REVIEW=1`.
         """
-        from swarmgym import compare as cmp
-        from swarmgym.compare_runners import FleetRunner, LocalRunner
+        from swarmgym.comparison import compare as cmp
+        from swarmgym.comparison.runners import FleetRunner, LocalRunner
 
         arm_a, arm_b = cmp.parse_arm(a, "A"), cmp.parse_arm(b, "B")
         cfg = config_from(ctx)
@@ -128,8 +128,8 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def plan_cmd(ctx, arms, effect, alpha, power, as_json):
         """Expected runs to detect --effect (fixed McNemar design vs sequential), from past disagreement."""
-        from swarmgym.compare import parse_arm
-        from swarmgym.compare_plan import plan
+        from swarmgym.comparison.compare import parse_arm
+        from swarmgym.comparison.plan import plan
         from swarmgym.errors import UsageError
 
         if len(arms) not in (0, 2):

@@ -18,9 +18,9 @@ from swarmgym.atomic import atomic_write_text
 from swarmgym.reports.charts import COLORS
 
 if TYPE_CHECKING:
-    from swarmgym.compare import CompareState
+    from swarmgym.comparison.compare import CompareState
     from swarmgym.config import Config
-    from swarmgym.sequential import Step
+    from swarmgym.comparison.sequential import Step
 
 W, H, LEFT, TOP, BOTTOM = 640, 240, 56, 30, 34
 

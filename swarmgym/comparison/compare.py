@@ -20,7 +20,9 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from swarmgym import arms, sequential
+from swarmgym import arms
+
+from swarmgym.comparison import sequential
 from swarmgym.atomic import atomic_write_text
 from swarmgym.campaign import Campaign, arm_seed, flags_in_effect, plan_jobs
 from swarmgym.config import Config

@@ -15,9 +15,9 @@ from itertools import combinations
 
 import numpy as np
 
-from swarmgym import sequential
+from swarmgym.comparison import sequential
 from swarmgym.campaign import load_campaign
-from swarmgym.compare import NOT_AN_OUTCOME, Arm
+from swarmgym.comparison.compare import NOT_AN_OUTCOME, Arm
 from swarmgym.config import Config
 from swarmgym.errors import SwarmgymError, UsageError
 from swarmgym.suitekit.suite import load_suite
