@@ -32,10 +32,11 @@ def ledger_lines(home):
 
 @pytest.fixture(scope="module")
 def one_round(tmp_path_factory):
-    """One real round in-process: gguf vs gguf with the review flag, budget 6 runs."""
+    """One real round in-process: gguf vs gguf with the review flag, budget 6 runs (bench-v2: a round of
+    its three specs is six runs)."""
     home = tmp_path_factory.mktemp("cmp")
     r = swarmgym(home, "compare", "gguf", "gguf:GOOSE_SWARM_REVIEW=1", "--max-runs", "6", "--json",
-                 "--parallel", "2")
+                 "--parallel", "2", "--suite", "bench-v2")
     return home, r
 
 
