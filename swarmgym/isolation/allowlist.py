@@ -34,6 +34,9 @@ LINUX_ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificate
 DARWIN_DIRS = ("/usr", "/bin", "/sbin", "/System", "/Library/Apple", "/Library/Frameworks",
                "/Library/Preferences/Logging", "/opt/homebrew", "/private/var/db/dyld",
                "/private/var/db/timezone", "/Applications/Xcode.app", "/Library/Developer/CommandLineTools")
+#: macOS: what a box may not read inside the runtime above: Homebrew's service state (a Homebrew
+#: Redis keeps its dump and append-only file in ``var/db/redis``; databases and logs live there too)
+DARWIN_DENIED = ("/opt/homebrew/var", "/usr/local/var")
 DARWIN_ETC = ("hosts", "resolv.conf", "services", "protocols", "passwd", "group", "localtime", "ssl",
               "nsswitch.conf")
 

@@ -1,7 +1,7 @@
 """seatbelt (macOS ``sandbox-exec``): a profile generated from the same :class:`Policy` as bwrap.
 
 Deny by default for files: every read and write is denied, then allowed for the system's runtime
-(:func:`swarmgym.isolation.allowlist.darwin_paths`), the standard devices, and the policy's paths in
+(:func:`swarmgym.isolation.allowlist.darwin_paths`, less Homebrew's service state ``var/``), the standard devices, and the policy's paths in
 mount order — read-only paths, carve-outs (denied again), writable paths (the workspace, goose's
 per-job state, the box's private temp dir).  Later rules win in SBPL, and deeper paths come later,
 so the most specific path wins as in bwrap.  ``file-read-metadata`` (``stat``) stays allowed
@@ -15,7 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from swarmgym.isolation.allowlist import darwin_paths
+from swarmgym.isolation.allowlist import DARWIN_DENIED, darwin_paths
 from swarmgym.isolation.policy import Policy
 
 
@@ -31,7 +31,8 @@ def profile(policy: Policy, private_tmp: Path | str | None = None) -> str:
     """The SBPL text for ``policy`` (``private_tmp``: the box's own temp dir, writable)."""
     system = darwin_paths()
     lines = ["(version 1)", "(allow default)", "(deny file-read* file-write*)", "(allow file-read-metadata)",
-             "(allow file-read* " + " ".join(f"(subpath {_q(p)})" for p in system) + ")", DEVICES]
+             "(allow file-read* " + " ".join(f"(subpath {_q(p)})" for p in system) + ")",
+             "(deny file-read* file-write* " + " ".join(f"(subpath {_q(p)})" for p in DARWIN_DENIED) + ")", DEVICES]
     for path, kind in policy.rules(system):
         if kind == "ro":
             lines.append(f"(allow file-read* (subpath {_q(path)}))")

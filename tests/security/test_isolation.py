@@ -87,6 +87,7 @@ def test_seatbelt_profile_denies_every_read_but_the_runtime_and_the_named_paths(
     system = lines[4]
     assert system.startswith("(allow file-read* ") and '(subpath "/usr")' in system and '(subpath "/System")' in system
     assert '"/private/etc/hosts"' in system and "/Users" not in system and "/private/etc/master.passwd" not in system
+    assert lines[5] == '(deny file-read* file-write* (subpath "/opt/homebrew/var") (subpath "/usr/local/var"))'  # a Redis dump
     venv = lines.index('(allow file-read* (subpath "/Users/me/venv"))')
     carve = lines.index(f'(deny file-read* file-write* (subpath "{PKG}"))')
     assert carve > venv  # deeper and later: the installed package (and its suites) stays unreadable
