@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from swarmgym.config import Config
+from swarmgym.config import load_config
 from swarmgym.queue import keys
 from swarmgym.suitekit.suite import load_suite
 
@@ -23,7 +23,7 @@ def run(home, *args, env=None):
 def test_enqueue_prints_the_id_at_once_and_the_same_id_twice_sends_nothing(home, rdb):
     p = run(home, "enqueue", "--tier", "light", "--variant", "gguf", "--campaign-id", "nightly-1")
     assert p.returncode == 0, p.stderr
-    n = len(load_suite(Config().suite).specs)  # light: each spec of the default suite once
+    n = len(load_suite(load_config(home).suite).specs)  # light: each spec of the home's suite once
     assert p.stdout.strip() == "nightly-1" and f"{n} job(s) -> queue variant.gguf" in p.stderr
     assert "Traceback" not in p.stderr and "Exception ignored" not in p.stderr
     assert rdb.llen("variant.gguf") == n
@@ -61,7 +61,7 @@ def test_no_host_online_is_a_warning_and_a_host_with_another_suite_hash_is_named
 
     p = run(home, "enqueue", "--variant", "gguf")
     assert p.returncode == 0 and "warning: --variant gguf: no host online serves it" in p.stderr
-    suite = Config().suite  # the campaign's suite: the default one
+    suite = load_config(home).suite  # the campaign's suite: the home's
     liveness.register_host(rdb, "box", {"node": "gguf@box", "variant": "gguf", "suites": {suite: "sha256:old"}})
     p = run(home, "enqueue", "--variant", "gguf")
     assert p.returncode == 0 and f"host box: suite {suite} hashes to sha256:old" in p.stderr
@@ -95,7 +95,6 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     from billiard.exceptions import TimeLimitExceeded
 
     from swarmgym.campaign import plan_jobs
-    from swarmgym.config import load_config
     from swarmgym.suitekit.suite import load_suite
     from tests.support.queue import app_for
     from swarmgym.workers.tasks import run_job_task

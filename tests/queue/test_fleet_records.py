@@ -25,7 +25,7 @@ def home(tmp_path, own_redis, monkeypatch):
     q = {"broker_url": own_redis.url(0), "result_backend": own_redis.url(1), "visibility_timeout": 600,
          "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
          "schedule_grace": 1800, "reconcile_secs": 5}
-    (h / "config.yaml").write_text(yaml.safe_dump({"queue": q, "swarm": {"timeout": 120}}))
+    (h / "config.yaml").write_text(yaml.safe_dump({"suite": "bench-v2", "queue": q, "swarm": {"timeout": 120}}))
     return h
 
 

@@ -55,7 +55,8 @@ def client(db: int) -> redis.Redis:
 
 def write_config(home, **queue) -> None:
     """``home/config.yaml`` for a queue test: the session's Redis (or ``broker_url=``/``result_backend=``),
-    short leases and limits; ``swarm_timeout=`` sets ``swarm.timeout``, ``extra=`` adds top-level keys."""
+    short leases and limits; ``swarm_timeout=`` sets ``swarm.timeout``, ``extra=`` adds top-level keys.  The
+    suite is bench-v2 (three specs: the fleet tests' campaigns are sized for it) unless ``extra`` names one."""
     q = {"broker_url": queue.get("broker_url") or url(BROKER_DB),
          "result_backend": queue.get("result_backend") or url(BACKEND_DB), "visibility_timeout": 600,
          "lease_ttl": 4, "sample_hz": 4, "soft_time_limit": 300, "time_limit": 360, "lost_grace": 5,
@@ -64,7 +65,7 @@ def write_config(home, **queue) -> None:
     q.update(queue)
     swarm = {"timeout": q.pop("swarm_timeout", 120)}
     extra = q.pop("extra", {})
-    (home / "config.yaml").write_text(yaml.safe_dump({"queue": q, "swarm": swarm, **extra}))
+    (home / "config.yaml").write_text(yaml.safe_dump({"suite": "bench-v2", "queue": q, "swarm": swarm, **extra}))
 
 
 def keys_dir(home) -> Path:
