@@ -5,7 +5,7 @@ The whole suite is verified once, in the full run (``test_full_verify_passes_eve
 """
 from __future__ import annotations
 
-import random
+
 import shutil
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from swarmgym.errors import SuiteError
 from swarmgym.sim.faults import pick_mutant
 from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
 from swarmgym.suitekit.verify import verify_suite
+from tests.support.draws import Fixed
 
 V1 = load_suite("bench-v1", REPO_ROOT / "suites")
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")
@@ -33,16 +34,6 @@ REPRESENTATIVE = {
             "stub-count"],
 }
 
-
-class Fixed(random.Random):
-    """A random source whose next draw is known (to reach every index of a uniform pick)."""
-
-    def __init__(self, u: float):
-        super().__init__(0)
-        self.u = u
-
-    def random(self) -> float:
-        return self.u
 
 
 @pytest.fixture(scope="module")

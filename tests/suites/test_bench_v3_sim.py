@@ -1,26 +1,17 @@
 """bench-v3 is the default, frozen suite, and the simulator builds its mutants: every one a run's fault can show."""
 from __future__ import annotations
 
-import random
+
 
 import pytest
 
 from swarmgym.config import REPO_ROOT, load_config
 from swarmgym.sim.faults import pick_mutant
 from swarmgym.suitekit.suite import load_suite
+from tests.support.draws import Fixed
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
 
-
-class Fixed(random.Random):
-    """A random source whose next draw is known (to reach every index of a uniform pick)."""
-
-    def __init__(self, u: float):
-        super().__init__(0)
-        self.u = u
-
-    def random(self) -> float:
-        return self.u
 
 
 class Parsed:
