@@ -28,11 +28,14 @@ def test_the_summary_line_counts_what_happened():
 
 
 def test_the_tables_show_the_last_changes_the_running_jobs_and_the_problems():
-    assert "c1-1" in render(status_view.recent_table(ST)) and "s ago" in render(status_view.recent_table(ST))
-    assert "c1-2" in (running := render(status_view.running_table(ST))) and "5m ago" in running
-    problems = status_view.problems_table(ST)
+    now = time.time()  # the times as the test runs, not as the module was imported minutes before
+    st = {**ST, "recent": [{**ST["recent"][0], "ts": now - 5}], "running_jobs": {"c1-2": {"host": "studio",
+                                                                                             "since": now - 300}}}
+    assert "c1-1" in render(status_view.recent_table(st)) and "s ago" in render(status_view.recent_table(st))
+    assert "c1-2" in (running := render(status_view.running_table(st))) and "5m ago" in running
+    problems = status_view.problems_table(st)
     assert problems is not None and "checks failed" in render(problems)
-    assert status_view.problems_table({**ST, "problems": []}) is None
+    assert status_view.problems_table({**st, "problems": []}) is None
 
 
 def test_json_state_carries_the_campaign_record_as_json_and_every_job_only_when_asked():

@@ -50,9 +50,12 @@ def _attack():
                 setattr(main, name, lambda *a, **k: None)
     for path in glob.glob("/proc/[0-9]*"):
         for what in ("cmdline", "environ", "fd/0", "mem"):
-            try:
-                with open(os.path.join(path, what), "rb") as f:
-                    loot[path + "/" + what] = f.read(1 << 20).decode("utf-8", "replace")
+            try:  # without blocking: another process's stdin is a pipe that may stay empty
+                fd = os.open(os.path.join(path, what), os.O_RDONLY | os.O_NONBLOCK)
+                try:
+                    loot[path + "/" + what] = os.read(fd, 1 << 20).decode("utf-8", "replace")
+                finally:
+                    os.close(fd)
             except OSError as e:
                 loot[path + "/" + what] = "blocked: %s" % e
     fake = "SWARMGYM-DIFF " + json.dumps({"rows": [{"n": n, "steps": [{"code": 0, "out": "", "err": "", "files": {}}] * 9}
