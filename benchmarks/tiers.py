@@ -1,8 +1,9 @@
 """Wall time of the test tiers and of a ``swarmgym`` command's start-up, side by side in one run.
 
-    python benchmarks/tiers.py [--tiers fast,full] [--starts 10] [--json]
+    python benchmarks/tiers.py [--tiers fast,fast-serial,full] [--starts 10] [--json]
 
-Runs ``python -m pytest -q -m "not slow"`` (the fast tier) and ``python -m pytest -q`` (everything) under
+Runs ``python -m pytest -q -m "not slow" -n 2`` (the fast tier as documented, both cores), the same without
+``-n 2`` (``fast-serial``) and ``python -m pytest -q`` (everything, serial, what CI runs) under
 ``/usr/bin/time -v`` from the repo root, and prints wall time, CPU time, peak RSS, pytest's closing line and
 the ratio fast / full.  Then times ``--starts`` runs of ``python -m swarmgym --help`` against the import of
 the scientific stack alone (``scipy.stats`` + ``scipy.optimize``, what the CLI loaded at start before issue
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TIERS = {"fast": ["-m", "not slow"], "full": []}
+TIERS = {"fast": ["-m", "not slow", "-n", "2"], "fast-serial": ["-m", "not slow"], "full": []}
 
 
 def run_tier(name: str) -> dict:
@@ -54,7 +55,8 @@ def median_start(code: list[str], n: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tiers", default="fast,full", help="comma-separated: fast, full (or none)")
+    ap.add_argument("--tiers", default="fast,fast-serial,full",
+                    help="comma-separated: fast (-n 2, the documented command), fast-serial, full (or none)")
     ap.add_argument("--starts", type=int, default=10, help="runs of each start-up measurement")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
@@ -65,9 +67,9 @@ def main() -> None:
     if a.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"{'tier':<6} {'exit':>4} {'wall s':>8} {'cpu s':>8} {'rss MB':>7}  pytest")
+    print(f"{'tier':<11} {'exit':>4} {'wall s':>8} {'cpu s':>8} {'rss MB':>7}  pytest")
     for r in rows:
-        print(f"{r['tier']:<6} {r['exit']:>4} {r['wall_s']:>8} {r['cpu_s']:>8} {r['max_rss_mb'] or '?':>7}  {r['pytest']}")
+        print(f"{r['tier']:<11} {r['exit']:>4} {r['wall_s']:>8} {r['cpu_s']:>8} {r['max_rss_mb'] or '?':>7}  {r['pytest']}")
     by = {r["tier"]: r for r in rows}
     if {"fast", "full"} <= by.keys() and by["full"]["wall_s"]:
         print(f"fast / full wall: {by['fast']['wall_s'] / by['full']['wall_s']:.2f}")
