@@ -35,7 +35,7 @@ from rich.table import Table
 
 from swarmgym.config import load_config
 from swarmgym.isolation import check_policy, resolve
-from swarmgym.sandbox import Limits, run_sandboxed, scrubbed_env
+from swarmgym.isolation.sandbox import Limits, run_sandboxed, scrubbed_env
 from swarmgym.suitekit.suite import load_suite, materialize
 
 MODES = ("plain", "none", "bwrap")
@@ -144,7 +144,7 @@ def per_box_start(args, console: Console) -> dict:
 def baseline_driver(commit: str) -> str:
     """The in-process driver's source at ``commit`` (from git: the benchmark alone keeps it runnable)."""
     root = Path(__file__).resolve().parent.parent
-    res = subprocess.run(["git", "-C", str(root), "show", f"{commit}:swarmgym/difftable_driver.py"],
+    res = subprocess.run(["git", "-C", str(root), "show", f"{commit}:swarmgym/grading/difftable_driver.py"],
                          capture_output=True, text=True, check=False)
     if res.returncode != 0 or "def run_inproc" not in res.stdout:
         raise SystemExit(f"--baseline {commit}: no in-process driver there ({res.stderr.strip()[:200]})")
@@ -152,8 +152,8 @@ def baseline_driver(commit: str) -> str:
 
 
 def per_table(args, console: Console) -> dict:
-    from swarmgym import difftable
-    from swarmgym.checks import check_box
+    from swarmgym.grading import difftable
+    from swarmgym.grading.checks import check_box
 
     home = Path(tempfile.mkdtemp(prefix="swarmgym-bench-tables-"))
     cfg = load_config(home, environ={}, overrides={"sandbox.backend": "bwrap"})

@@ -31,7 +31,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from swarmgym.campaign import Campaign, plan_jobs, save_campaign  # noqa: E402
+from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign  # noqa: E402
 from swarmgym.config import load_config  # noqa: E402
 from swarmgym.ledger import Ledger, campaign_job_id  # noqa: E402
 from swarmgym.queue import dispatch, store  # noqa: E402

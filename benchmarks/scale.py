@@ -41,7 +41,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from swarmgym.campaign import Campaign, save_campaign
+from swarmgym.campaigns.plan import Campaign, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.models import JobSpec

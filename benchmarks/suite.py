@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rich.console import Console
 from rich.table import Table
 
-from swarmgym import difftable
-from swarmgym.checks import run_checks
+from swarmgym.grading import difftable
+from swarmgym.grading.checks import run_checks
 from swarmgym.config import load_config
-from swarmgym.sandbox import Limits, run_sandboxed
+from swarmgym.isolation.sandbox import Limits, run_sandboxed
 from swarmgym.suitekit.suite import load_suite, materialize
 
 
@@ -130,7 +130,7 @@ def main() -> int:
 
 def verify_rows(suite, cfg, args) -> list[dict]:
     """`suite verify` of ``suite`` with ``args.workers`` apps at a time: focused, and exhaustive if asked."""
-    from swarmgym.suitekit.verify import verify_suite
+    from swarmgym.grading.suite_verify import verify_suite
 
     out = []
     for exhaustive in ([False, True] if args.exhaustive else [False]):

@@ -10,7 +10,7 @@ same functions ``swarmgym-sim`` decides a run's faults with (:func:`swarmgym.sim
 ``draw_faults``, ``resolve``; a code fault breaks the app when the spec has a mutant of that kind, as the
 sim's ``pick_mutant`` finds it; a narrator or a hang breaks it too), with the schedule's seeds (night n:
 seeds n·1000 + rep).  The outcomes become session records in a real ledger (one per repetition), and the
-real finalize (:func:`swarmgym.finalize.finish`: baseline, exact tests, FDR, verdict, campaign record) runs
+real finalize (:func:`swarmgym.campaigns.finalize.finish`: baseline, exact tests, FDR, verdict, campaign record) runs
 after every night.  Running 60 real high-tier campaigns per repetition end to end would take days here.
 
 **End to end (``--e2e``).**  A few real nights through ``swarmgym bench --schedule nightly`` on the
@@ -37,7 +37,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from swarmgym.campaign import tier_shape  # noqa: E402
+from swarmgym.campaigns.plan import tier_shape  # noqa: E402
 from swarmgym.models import TIERS  # noqa: E402
 from swarmgym.sim.faults import draw_faults, pick_mutant, rates_for, resolve  # noqa: E402
 from swarmgym.sim.fleet import DEFAULT_FLEET, load_fleet  # noqa: E402
@@ -122,9 +122,9 @@ def dropped_fleet(drop: float, suite: str, tier: str, out: Path) -> tuple[Path, 
 def one_repetition(args: tuple) -> list[str]:
     """Verdicts of every night of one repetition (a fresh home and ledger)."""
     rep, nights, drop_at, suite, tier, fleet_file = args
-    from swarmgym.campaign import Campaign, arm_seed, job_seed
+    from swarmgym.campaigns.plan import Campaign, arm_seed, job_seed
     from swarmgym.config import load_config
-    from swarmgym.finalize import finish
+    from swarmgym.campaigns.finalize import finish
     from swarmgym.ledger import Ledger
     from swarmgym.models import JobSpec, LedgerRecord, Provenance
 

@@ -15,14 +15,11 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from swarmgym.errors import ConfigError
+from swarmgym.core.errors import ConfigError
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
-from swarmgym.secrets import (SECRET_MARKERS, SECRET_NAME_PREFIXES, is_secret, is_secret_name,  # noqa: F401
-                              secret_names)  # re-exported: the rules live in swarmgym.secrets
 from swarmgym.suitekit.suite import packaged_suites_dir
-from swarmgym.yamlfile import read_yaml
+from swarmgym.core.yamlfile import read_yaml
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 class _Section(BaseModel):

@@ -2,7 +2,7 @@
 
 goose's XDG folders point into a private temp dir, so no test reads or writes the real user's
 ~/.config/goose, ~/.local/share/goose or ~/.local/state/goose (the simulator and the reader resolve them
-like goose does: swarmgym.goose_paths).
+like goose does: swarmgym.collect.goose_paths).
 
 Redis: each pytest session starts its own throwaway ``redis-server`` on a free port (no persistence) the
 first time a test asks for it and stops it at the end, so two test runs on one machine never consume each

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from swarmgym.config import Config, load_config
-from swarmgym.errors import ConfigError
+from swarmgym.core.errors import ConfigError
 
 
 def write(home, text: str, name: str = "config.yaml"):

@@ -23,4 +23,4 @@ def test_config_is_in_no_import_cycle():
 
 
 def test_secret_rules_depend_on_nothing_else_in_swarmgym():
-    assert imports()["swarmgym.secrets"] == set()
+    assert imports()["swarmgym.trust.secrets"] == set()

@@ -44,8 +44,8 @@ def test_no_module_imports_a_higher_layer(graph, table):
 
 
 def test_the_graph_counts_imports_inside_functions_and_packages_run_first_but_not_type_checking_ones(graph):
-    # swarmgym.job imports the adapters inside run_job, and swarmgym.reports.session: the package runs first
-    assert {"swarmgym.adapters", "swarmgym.reports.session", "swarmgym.reports"} <= graph["swarmgym.job"]
+    # swarmgym.campaigns.job imports the adapters inside run_job, and swarmgym.reports.session: the package runs first
+    assert {"swarmgym.adapters", "swarmgym.reports.session", "swarmgym.reports"} <= graph["swarmgym.campaigns.job"]
     # swarmgym.reports.compare_page names swarmgym.config only under TYPE_CHECKING
     assert "swarmgym.config" not in graph["swarmgym.reports.compare_page"]
 
@@ -55,9 +55,9 @@ def test_a_new_upward_import_is_caught(tmp_path, table):
     mods = layers.modules()
     fake = tmp_path / "errors.py"
     fake.write_text("def f():\n    from swarmgym.cli import main\n")
-    graph = layers.imports({**mods, "swarmgym.errors": fake})
+    graph = layers.imports({**mods, "swarmgym.core.errors": fake})
     arrows = layers.upward(graph, layers.layer_of(table, mods))
-    assert ("swarmgym.errors", "swarmgym.cli") in arrows
+    assert ("swarmgym.core.errors", "swarmgym.cli") in arrows
 
 
 def test_a_new_cycle_is_caught(tmp_path):
@@ -65,5 +65,5 @@ def test_a_new_cycle_is_caught(tmp_path):
     mods = layers.modules()
     fake = tmp_path / "names.py"
     fake.write_text("def f():\n    from swarmgym.queue.routing import variant_queue\n")
-    graph = layers.imports({**mods, "swarmgym.names": fake})
-    assert ("swarmgym.names", "swarmgym.queue.routing") in layers.cycles(graph)
+    graph = layers.imports({**mods, "swarmgym.core.names": fake})
+    assert ("swarmgym.core.names", "swarmgym.queue.routing") in layers.cycles(graph)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.config import REPO_ROOT, Config
+from swarmgym import REPO_ROOT
+from swarmgym.config import Config
 from swarmgym.suitekit.suite import load_suite
 from tests.support.wheel import run, site_packages, wheel_venv
 

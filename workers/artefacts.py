@@ -16,15 +16,14 @@ import os
 import tarfile
 from pathlib import Path
 
-from swarmgym import safefs
-
+from swarmgym.trust import safefs
 log = logging.getLogger(__name__)
 DERIVED = ("report.html",)  # rebuilt from session.json on arrival, never shipped
 
 
 def pack(folder: Path, cap_bytes: int) -> bytes | None:
     """gzip tarball of ``folder`` (arcname = its name), or None if it exceeds ``cap_bytes``.  Only the
-    folder's own regular files go in, read through :mod:`swarmgym.safefs` (never a link, a FIFO or a
+    folder's own regular files go in, read through :mod:`swarmgym.trust.safefs` (never a link, a FIFO or a
     device), as plain 0644 members."""
     listing = safefs.list_files(folder, max_files=10_000)
     if listing.truncated or sum(f.size for f in listing.files) > cap_bytes * 4:  # clearly too big even compressed
@@ -78,7 +77,7 @@ def _plain_member(m: tarfile.TarInfo, session_id: str) -> bool:
 
 def render_report(folder: Path) -> None:
     """Write ``report.html`` from the folder's ``session.json`` (the host left it out of the bundle)."""
-    from swarmgym.atomic import atomic_write_text
+    from swarmgym.core.atomic import atomic_write_text
     from swarmgym.models import SessionDoc
     from swarmgym.reports.session import render_html
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from swarmgym.names import check_name
+from swarmgym.core.names import check_name
 from swarmgym.queue.routing import COORDINATOR_QUEUE, worker_name, worker_queues
 
 

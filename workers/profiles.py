@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from swarmgym.errors import ConfigError
-from swarmgym.yamlfile import read_yaml
+from swarmgym.core.errors import ConfigError
+from swarmgym.core.yamlfile import read_yaml
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@
 ``FIRST_INTERVAL`` after the start, the gaps double up to ``1/hz``, and leaving the context (the
 swarm exited) always takes a last one.  The swarm's tree is every descendant of ``root_pid`` (the
 process running the job) except ``exclude`` (e.g. the orphan guard).  ``sampler_factory(cfg)``
-gives the ``sampler=`` argument of :func:`swarmgym.job.run_job`.
+gives the ``sampler=`` argument of :func:`swarmgym.campaigns.job.run_job`.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import time
 
 import psutil
 
-from swarmgym.hostload import host_load
+from swarmgym.campaigns.hostload import host_load
 from swarmgym.models import HostSample
 
 FIRST_INTERVAL = 0.1
@@ -96,5 +96,5 @@ def sampler_factory(cfg, *, exclude: set[int] | None = None):
 
 
 def summarize(samples: list[HostSample]) -> dict[str, float]:
-    """Host load over a job (``JobResult.host_load``): one schema, see :mod:`swarmgym.hostload`."""
+    """Host load over a job (``JobResult.host_load``): one schema, see :mod:`swarmgym.campaigns.hostload`."""
     return host_load(samples)

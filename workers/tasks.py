@@ -1,10 +1,10 @@
-"""The host-side Celery task: ``swarmgym.run_job``, a thin shell over :func:`swarmgym.job.run_job`.
+"""The host-side Celery task: ``swarmgym.run_job``, a thin shell over :func:`swarmgym.campaigns.job.run_job`.
 
 It takes a JobSpec (JSON), holds a job lease while running (a second delivery of the same job to
 another host returns a ``duplicate`` marker), runs the job under the psutil sampler with an orphan
 guard watching this process, never raises (a failure becomes a failed JobResult with ErrorInfo),
 ships the run folder, sends ``record_job`` to the coordinator signed with this host's key
-(:mod:`swarmgym.queue.signing`) and returns the result.
+(:mod:`swarmgym.trust.signing`) and returns the result.
 
 Time limits: the swarm adapter's own timeout comes first (exit 124); Celery's soft limit
 (``cfg.queue.soft_time_limit``) is the backstop: the swarm's process groups are killed and the job
@@ -24,14 +24,15 @@ from celery import Task, shared_task
 from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
-from swarmgym import guard as swarm_guard
-from swarmgym import hostkeys
-from swarmgym.errors import JobNotRun, SwarmgymError
-from swarmgym.hosts import host_of
+from swarmgym.isolation import guard as swarm_guard
+from swarmgym.trust import hostkeys
+from swarmgym.core.errors import JobNotRun, SwarmgymError
+from swarmgym.core.hosts import host_of
 from swarmgym.models import ErrorInfo, JobResult, JobSpec
-from swarmgym.proctree import kill_with_group
-from swarmgym.queue import accept, deadhosts, keys, liveness, signing, store
-from swarmgym.states import JobStatus
+from swarmgym.isolation.proctree import kill_with_group
+from swarmgym.queue import accept, deadhosts, keys, liveness, store
+from swarmgym.trust import signing
+from swarmgym.core.states import JobStatus
 from swarmgym.queue.appconfig import app_config
 from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.redis_util import for_config
@@ -84,7 +85,7 @@ def execute(job: JobSpec, cfg, host: str, guard_pid: int | None, soft_limit: flo
     task_started = task_started or started
     sampling = _Sampling(cfg, {guard_pid} if guard_pid else set())
     try:
-        from swarmgym.job import run_job
+        from swarmgym.campaigns.job import run_job
 
         res = run_job(job, cfg, host=host, sampler=sampling)
     except SoftTimeLimitExceeded as e:
@@ -115,7 +116,7 @@ def to_coordinator(app, name: str, args: list, label: str) -> None:
 
 def send_record(app, cfg, res: JobResult, bundle: str | None = None) -> None:
     """``record_job`` for ``res`` (and its run-folder ``bundle``), signed with this host's key: the
-    coordinator records nothing unsigned (:mod:`swarmgym.queue.signing`).  Without a readable key the
+    coordinator records nothing unsigned (:mod:`swarmgym.trust.signing`).  Without a readable key the
     result still goes, unsigned, so the coordinator keeps it among its refusals with the reason."""
     out = signing.wire_safe(res.model_dump(mode="json"))
     try:
@@ -285,7 +286,7 @@ def _kill_running_swarms(sender=None, sig=None, how=None, exitcode=None, **kw):
         for_config(cfg).set(keys.draining(host, me.pid), "1", ex=3600)
         pool = {p.pid for p in me.children()}
         for child in pool:
-            guards = {p.pid for p in psutil.Process(child).children() if "swarmgym.guard" in " ".join(p.cmdline())}
+            guards = {p.pid for p in psutil.Process(child).children() if "swarmgym.isolation.guard" in " ".join(p.cmdline())}
             sweep_descendants(child, guards)
     except Exception as e:
         log.warning("shutdown: could not stop running swarms: %s", e)

@@ -12,7 +12,7 @@ from swarmgym.adapters.base import Adapter
 from swarmgym.adapters.command import CommandAdapter
 from swarmgym.adapters.goose import GooseAdapter
 from swarmgym.adapters.sim import SimAdapter, sim_command
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 
 __all__ = ["Adapter", "ADAPTERS", "get_adapter", "register_adapter", "known_adapters", "sim_command", "preflight"]
 

@@ -98,7 +98,7 @@ def base_env(cfg=None) -> dict[str, str]:
     The swarm runs model-written shell commands, so it gets no API key it does not need
     (``ANTHROPIC_API_KEY``, broker passwords, Flower logins stay here).
     """
-    from swarmgym.sandbox import scrubbed_env
+    from swarmgym.isolation.sandbox import scrubbed_env
 
     extra = set(cfg.secrets) if cfg else set()
     env = scrubbed_env(extra)

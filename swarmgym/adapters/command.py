@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 from swarmgym.adapters.base import base_env, execute, merged_env
 from swarmgym.adapters.runner import resolve_binary
-from swarmgym.errors import AdapterError
+from swarmgym.core.errors import AdapterError
 from swarmgym.models import RunOutcome
 
 

@@ -4,7 +4,7 @@ What reaches goose through the environment: ``GOOSE_SWARM_*`` flags, ``LMSTUDIO_
 goose sets ``LMSTUDIO_HOST`` itself from its pool config's endpoint (``goose swarm pool``), so an
 ``LMSTUDIO_HOST`` in ``swarm.env`` changes nothing; ``GOOSE_PATH_ROOT`` moves goose's config along
 with its data — which is how every run gets its own goose state: ``GOOSE_PATH_ROOT`` points at a
-fresh per-job root (:func:`swarmgym.goose_paths.job_root`, next to the workspace) into which the
+fresh per-job root (:func:`swarmgym.collect.goose_paths.job_root`, next to the workspace) into which the
 operator's pristine config (goose's config folder for the operator's environment, pool included) is
 copied; the copy is removed after the run, the sessions stay for the reader.  Nothing one job writes
 there reaches the next job or the operator's own folders; the record's provenance carries the
@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 from swarmgym.adapters.base import base_env, execute, merged_env
 from swarmgym.adapters.runner import resolve_binary
 from swarmgym.collect.traces import default_sessions_db
-from swarmgym.goose_paths import config_hash, drop_config, fresh_root, job_root, sessions_db
+from swarmgym.collect.goose_paths import config_hash, drop_config, fresh_root, job_root, sessions_db
 from swarmgym.models import RunOutcome
 
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import psutil
 
-from swarmgym.errors import AdapterError
-from swarmgym.guard import OWNER
+from swarmgym.core.errors import AdapterError
+from swarmgym.isolation.guard import OWNER
 from swarmgym.isolation import Policy
-from swarmgym.proctree import descendants as _descendants
-from swarmgym.proctree import kill_tree
-from swarmgym.sandbox import Boxed, start_boxed, tail
+from swarmgym.isolation.proctree import descendants as _descendants
+from swarmgym.isolation.proctree import kill_tree
+from swarmgym.isolation.sandbox import Boxed, start_boxed, tail
 
 TIMEOUT_EXIT = 124
 STDOUT_CAP = 32 * 1024 * 1024

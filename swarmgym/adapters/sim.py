@@ -4,7 +4,7 @@ swarmgym's own runs never touch the user's real goose folders: unless the caller
 ``GOOSE_PATH_ROOT`` (in ``swarm.env`` or the call's env), the sim's pristine goose root is
 ``<home>/.sim-goose``; like goose, each run then gets a fresh per-job root with a copy of that
 root's config (:mod:`swarmgym.adapters.goose`), and keeps its sessions there exactly where goose
-would (:mod:`swarmgym.goose_paths`).  The bare ``swarmgym-sim``, run by hand with
+would (:mod:`swarmgym.collect.goose_paths`).  The bare ``swarmgym-sim``, run by hand with
 nothing set, uses goose's default folders like goose does.  It looks suites up in
 ``cfg.suites_dir`` (``SWARMGYM_SUITES_DIR``).
 
@@ -57,7 +57,7 @@ class SimAdapter(GooseAdapter):
         return sim_command()
 
     def preflight(self, variant: str) -> None:
-        from swarmgym.errors import UsageError
+        from swarmgym.core.errors import UsageError
         from swarmgym.sim.fleet import load_fleet
 
         fleet = load_fleet({**os.environ, **self.cfg.swarm.env})

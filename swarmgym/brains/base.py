@@ -5,7 +5,7 @@ import importlib
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 
-from swarmgym.errors import ConfigError
+from swarmgym.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from swarmgym.config import Config

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from swarmgym.brains.base import Usage
-from swarmgym.errors import BrainError
+from swarmgym.core.errors import BrainError
 
 if TYPE_CHECKING:
     from swarmgym.config import Config

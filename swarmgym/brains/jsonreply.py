@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from swarmgym.errors import BrainError
+from swarmgym.core.errors import BrainError
 
 if TYPE_CHECKING:
     from swarmgym.brains.base import Brain

@@ -12,7 +12,7 @@ import httpx
 
 from swarmgym.brains.base import Usage
 from swarmgym.brains.jsonreply import strip_think
-from swarmgym.errors import BrainError
+from swarmgym.core.errors import BrainError
 
 if TYPE_CHECKING:
     from swarmgym.config import Config

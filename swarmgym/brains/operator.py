@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from swarmgym.atomic import atomic_write_text
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.brains.base import Usage
-from swarmgym.errors import BrainError
+from swarmgym.core.errors import BrainError
 
 if TYPE_CHECKING:
     from swarmgym.config import Config

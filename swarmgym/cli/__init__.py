@@ -1,7 +1,7 @@
 """The ``swarmgym`` command line: thin click commands over the Python API.
 
 One module per command group; each exposes ``register(group)``.  Every error derived from
-:class:`swarmgym.errors.SwarmgymError` is printed as one line and exits with its code.
+:class:`swarmgym.core.errors.SwarmgymError` is printed as one line and exits with its code.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from swarmgym.errors import SwarmgymError
+from swarmgym.core.errors import SwarmgymError
 
 COMMAND_MODULES = [
     "suite_cmd",     # suite hash | suite verify

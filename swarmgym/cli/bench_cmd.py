@@ -8,7 +8,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from swarmgym.cli import config_from
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 from swarmgym.models import TIERS
 
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
@@ -29,7 +29,7 @@ VERDICT_STYLE = {"regressed": "bold red", "improved": "bold green", "no change":
 
 
 def _change_line(rec) -> str:
-    from swarmgym.change import line
+    from swarmgym.trend.change import line
 
     style = VERDICT_STYLE.get(rec.change.verdict if rec.change else "", "")
     return f"[{style}]{escape(line(rec.change))}[/]" if style else escape(line(rec.change))
@@ -39,7 +39,7 @@ def _from_schedule(ctx, cfg, name: str, tier: str, variant: str) -> tuple[str, s
     """The schedule's tier and variant; an explicit --tier/--variant that disagrees is a usage error."""
     from click.core import ParameterSource
 
-    from swarmgym.errors import UsageError
+    from swarmgym.core.errors import UsageError
 
     sched = cfg.schedule(name)
     if sched is None:
@@ -81,8 +81,8 @@ def register(cli: click.Group) -> None:
               isolation, turns, no_judge, tweak):
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.adapters import preflight
-        from swarmgym.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
-        from swarmgym.names import check_name
+        from swarmgym.campaigns.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
+        from swarmgym.core.names import check_name
 
         console = Console(soft_wrap=True)
         ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]

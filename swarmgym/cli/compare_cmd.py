@@ -17,7 +17,7 @@ from rich.progress import (
 )
 
 from swarmgym.cli import config_from
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 DECISION_STYLE = {"B": "[green]B[/]", "A": "[green]A[/]", "no difference": "[cyan]no difference[/]",
                   "undecided": "[yellow]undecided[/]", "continue": "[dim]continue[/]"}
@@ -130,7 +130,7 @@ def register(cli: click.Group) -> None:
         """Expected runs to detect --effect (fixed McNemar design vs sequential), from past disagreement."""
         from swarmgym.comparison.compare import parse_arm
         from swarmgym.comparison.plan import plan
-        from swarmgym.errors import UsageError
+        from swarmgym.core.errors import UsageError
 
         if len(arms) not in (0, 2):
             raise UsageError(f"plan: expected no arms or two (A B), got {len(arms)}")

@@ -5,7 +5,7 @@ import click
 from rich.console import Console
 
 from swarmgym.cli import config_from
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
@@ -32,7 +32,7 @@ def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id:
     from swarmgym.explore import run_session
 
     from swarmgym.adapters import preflight
-    from swarmgym.names import check_name
+    from swarmgym.core.names import check_name
 
     cfg = config_from(ctx, **{"swarm.adapter": o["swarm"], "brain.provider": o["provider"]})
     preflight(cfg, o["swarm"] or cfg.swarm.adapter, check_name("variant", o["variant"]))
@@ -71,8 +71,8 @@ def _report(console: Console, cfg, doc, *, findings: bool) -> None:
 
 
 def _many(ctx, console, n: int, archetype: str | None, seed: int, o: dict, *, findings: bool) -> None:
-    from swarmgym.errors import SwarmgymError
-    from swarmgym.job import new_session_id
+    from swarmgym.core.errors import SwarmgymError
+    from swarmgym.campaigns.job import new_session_id
 
     campaign = "loop-" + new_session_id("explore")
     results = []

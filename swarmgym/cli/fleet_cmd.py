@@ -28,10 +28,10 @@ from rich.progress import (
 from rich.table import Table
 
 from swarmgym.cli import config_from, status_view
-from swarmgym.errors import QueueError
+from swarmgym.core.errors import QueueError
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.models import TIERS
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 if TYPE_CHECKING:
     import redis
@@ -49,7 +49,7 @@ def _app(cfg: Config) -> Celery:
 def _redis(cfg: Config) -> redis.Redis:
     import redis
 
-    from swarmgym.secrets import mask_url
+    from swarmgym.trust.secrets import mask_url
     from swarmgym.queue.redis_util import for_config
 
     r = for_config(cfg)
@@ -131,8 +131,7 @@ def _watch(cfg: Config, r: redis.Redis, cid: str, console: Console, timeout: flo
 def check_keys(cfg: Config, coordinator: bool) -> None:
     """Refuse to start without the key material (one line, exit 2): a host signs every result with
     its key; the coordinator checks them against its keyring (docs/security.md)."""
-    from swarmgym import hostkeys
-
+    from swarmgym.trust import hostkeys
     if coordinator:
         path = hostkeys.keyring_path(cfg)
         hostkeys.check_outside(path, cfg)
@@ -161,7 +160,7 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
             campaign_id: str | None, wait: bool, require_workers: bool) -> None:
     """Plan a campaign and send it to the fleet; prints the campaign id at once."""
     from swarmgym.queue import dispatch, preflight
-    from swarmgym.names import check_name
+    from swarmgym.core.names import check_name
     from swarmgym.suitekit.suite import load_suite
 
     cfg = config_from(ctx)
@@ -313,10 +312,10 @@ def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
 def worker(ctx: click.Context, variant: str | None, host: str | None, concurrency: int, home: str | None,
            coordinator: bool, loglevel: str, isolation: str | None, pool: str | None) -> None:
     """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
-    from swarmgym.errors import UsageError
-    from swarmgym.hosts import host_name
-    from swarmgym.secrets import mask_url
-    from swarmgym.names import check_name
+    from swarmgym.core.errors import UsageError
+    from swarmgym.core.hosts import host_name
+    from swarmgym.trust.secrets import mask_url
+    from swarmgym.core.names import check_name
     from swarmgym.workers.launch import coordinator_worker, host_worker, worker_argv, worker_env
     from swarmgym.workers.profiles import resolve_profile
 

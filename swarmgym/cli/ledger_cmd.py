@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from swarmgym.cli import config_from
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 
 
 def register(cli: click.Group) -> None:

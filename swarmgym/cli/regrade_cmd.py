@@ -6,7 +6,7 @@ import json
 import click
 
 from swarmgym.cli import config_from
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 
 @click.command("regrade")
@@ -24,7 +24,7 @@ def regrade_cmd(ctx: click.Context, campaign_id: str, suite_name: str | None, as
     from rich.console import Console
     from rich.table import Table
 
-    from swarmgym.regrade import regrade_campaign
+    from swarmgym.grading.regrade import regrade_campaign
     from swarmgym.suitekit.suite import load_suite
 
     cfg = config_from(ctx)

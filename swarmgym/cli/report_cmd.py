@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 
 def _p(x: float) -> str:
@@ -103,7 +103,7 @@ def _changes_table(ledger, n: int = 10) -> Table | None:
     """The last ``n`` finished campaigns and what changed against their baseline (docs/trend.md)."""
     from rich.markup import escape
 
-    from swarmgym.change import pct
+    from swarmgym.trend.change import pct
 
     camps = [r for r in ledger.last(n, kind="campaign") if r.change is not None]
     if not camps:

@@ -1,6 +1,6 @@
 """What the fleet commands show: a campaign's state, its jobs and the hosts, as rich tables and one-line
 summaries.  Thin views over the dicts of :mod:`swarmgym.queue.views` and :mod:`swarmgym.queue.progress`;
-every app- or swarm-chosen string goes through :func:`swarmgym.textsafe.shown`.
+every app- or swarm-chosen string goes through :func:`swarmgym.trust.textsafe.shown`.
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
          "infra": "[blue]infra[/]"}
@@ -78,7 +78,7 @@ def summary(st: dict) -> str:
         if rec.change is not None:
             from rich.markup import escape
 
-            from swarmgym.change import line as change_line
+            from swarmgym.trend.change import line as change_line
 
             line += "\n" + escape(change_line(rec.change))
     from swarmgym.queue import durable

@@ -139,7 +139,7 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
     every check is failed by some mutant, each spec has liar/stub/crash mutants, coverage has no hole
     (requirement or edge class without a check, row or mutant), and suite.lock matches.
     """
-    from swarmgym.suitekit.verify import plan, verify_suite
+    from swarmgym.grading.suite_verify import plan, verify_suite
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)
@@ -170,7 +170,7 @@ def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, exhaustiv
     Refuses (exit 1) a suite with a coverage hole or a verification defect; an existing lock that
     matches is kept (exit 0), one that differs is an error (exit 2): a frozen suite never changes.
     """
-    from swarmgym.suitekit.verify import freeze_suite, plan
+    from swarmgym.grading.suite_verify import freeze_suite, plan
 
     cfg = config_from(ctx, **{"checks.timeout": check_timeout})
     suite = _load(cfg, suite_name)

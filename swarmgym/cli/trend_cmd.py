@@ -58,7 +58,7 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def trend_cmd(ctx, arm, since, with_specs, as_json):
         """Pass rate of each campaign, per arm, in time order: build, suite hash, Wilson interval, change."""
-        from swarmgym import trend
+        from swarmgym.trend import series as trend
         from swarmgym.ledger import Ledger
 
         cfg = config_from(ctx)
@@ -87,7 +87,7 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def baseline_set(ctx, arm, campaign_id):
         """Compare ARM's next campaigns with CAMPAIGN_ID (instead of the campaigns since the last change)."""
-        from swarmgym.baseline import load_pins, pinned_night, save_pins
+        from swarmgym.trend.baseline import load_pins, pinned_night, save_pins
         from swarmgym.ledger import Ledger
 
         cfg = config_from(ctx)
@@ -109,7 +109,7 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def baseline_show(ctx, arm, as_json):
         """The pinned baselines (or ARM's); an arm without a pin uses its series' campaigns since the last change."""
-        from swarmgym.baseline import load_pins
+        from swarmgym.trend.baseline import load_pins
 
         cfg = config_from(ctx)
         pins = load_pins(cfg.ledger_dir)
@@ -130,7 +130,7 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def baseline_clear(ctx, arm):
         """Unpin ARM's baseline: back to the campaigns of its series since the last change."""
-        from swarmgym.baseline import load_pins, save_pins
+        from swarmgym.trend.baseline import load_pins, save_pins
 
         cfg = config_from(ctx)
         pins = load_pins(cfg.ledger_dir)
@@ -143,7 +143,6 @@ def register(cli: click.Group) -> None:
 
 def _known_arms(ledger) -> list[str]:
     """Arms as change detection and bench-report name them: from the campaign records and the runs."""
-    from swarmgym import trend
-
+    from swarmgym.trend import series as trend
     arms = {r.change.arm for r in ledger.records(kind="campaign") if r.change is not None}
     return sorted(arms | set(trend.known_arms(trend.load(ledger))))

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from swarmgym.cli import config_from
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
-from swarmgym.textsafe import shown
+from swarmgym.trust.textsafe import shown
 
 COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta", "n/a": "dim"}
 
@@ -19,7 +19,7 @@ def grade_workspace(cfg, suite_name: str, spec_key: str, path: Path, hard: bool 
     """The plain API behind the command: (spec, verdict) for ``path``."""
     from swarmgym.collect import collect
     from swarmgym.suitekit.suite import load_suite
-    from swarmgym.verify import compose, verify
+    from swarmgym.grading.verify import compose, verify
 
     suite = load_suite(suite_name, cfg.suites_dir)
     spec = suite.spec(spec_key)

@@ -14,7 +14,7 @@ from swarmgym.collect.events import read_events
 from swarmgym.collect.report import report_from_events
 from swarmgym.collect.snapshot import snapshot
 from swarmgym.collect.traces import MAX_DB_MB, default_sessions_db, read_traces
-from swarmgym.hosts import host_name
+from swarmgym.core.hosts import host_name
 from swarmgym.models import Evidence, RunOutcome
 
 __all__ = ["collect", "task_session_ids"]

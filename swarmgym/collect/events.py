@@ -6,7 +6,7 @@ problem.  Event names are normalised (``prereview`` → ``pre_review`` …).  Ev
 writes is known (the scheduler's ``SwarmEvent`` in goose-swarm ``event.rs``, goose-cli's
 caller-side events); an event this harness does not know yet is kept and counted quietly —
 a newer goose is not a problem.  The log is read as the workspace's own regular file (never through a
-link, never a FIFO: :mod:`swarmgym.safefs`), at most ``MAX_LOG_BYTES``.
+link, never a FIFO: :mod:`swarmgym.trust.safefs`), at most ``MAX_LOG_BYTES``.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from swarmgym import safefs
+from swarmgym.trust import safefs
 from swarmgym.collect import jsonbound
 from swarmgym.models import PoolDevice
 
@@ -48,7 +48,7 @@ class EventLog:
 
 def newest_log(workspace: Path | str, since: float | None = None) -> Path | None:
     """The most recent ``.swarm/run-*.jsonl`` (by mtime, then name); ``since`` filters older ones.
-    Only regular files reached without a link count (:mod:`swarmgym.safefs`)."""
+    Only regular files reached without a link count (:mod:`swarmgym.trust.safefs`)."""
     listing = safefs.list_files(workspace, under=".swarm", max_depth=0, max_files=10_000)
     logs = [(f.mtime, f.rel, f) for f in listing.files
             if fnmatch.fnmatchcase(f.rel.rpartition("/")[2], "run-*.jsonl") and (since is None or f.mtime >= since)]

@@ -1,6 +1,6 @@
 """A snapshot of the workspace the swarm built: path, size and sha256 of every file.
 
-Read through :mod:`swarmgym.safefs`: only the workspace's own regular files, never a link (wherever
+Read through :mod:`swarmgym.trust.safefs`: only the workspace's own regular files, never a link (wherever
 it points), a FIFO, a socket or a device (counted in a problem line).  Skipped: ``.git``, ``.swarm``
 (the fleet log, read separately), caches and virtualenvs.  At most ``max_files`` entries are kept
 (in sorted walk order) and ``truncated`` says when more existed; files larger than ``hash_cap``
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swarmgym import safefs
+from swarmgym.trust import safefs
 from swarmgym.models import FileEntry
 
 SKIP_DIRS = frozenset({".git", ".swarm", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",

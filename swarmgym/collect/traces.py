@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from swarmgym import safefs
+from swarmgym.trust import safefs
 from swarmgym.collect import jsonbound
 from swarmgym.collect.report import is_mcp_name
-from swarmgym.goose_paths import sessions_db
+from swarmgym.collect.goose_paths import sessions_db
 from swarmgym.models import SessionTrace, ToolCall
 
 BUSY_TIMEOUT = 2.0
@@ -32,7 +32,7 @@ CHUNK = 500               # session ids per query (SQLite's variable limit is 99
 
 
 def default_sessions_db(env: Mapping[str, str] | None = None, configured: str | None = None) -> Path:
-    """``configured`` (swarm.sessions_db), else where goose keeps it for ``env`` (:mod:`swarmgym.goose_paths`)."""
+    """``configured`` (swarm.sessions_db), else where goose keeps it for ``env`` (:mod:`swarmgym.collect.goose_paths`)."""
     if configured:
         return Path(configured).expanduser()
     return sessions_db(env)

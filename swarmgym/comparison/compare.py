@@ -2,7 +2,7 @@
 
 One round runs every spec of the suite once per arm, with the same seed for both arms of a
 pair.  Each arm's round is an ordinary campaign (``<compare_id>-rNN-a|b``, planned by
-:func:`swarmgym.campaign.plan_jobs`), run in-process by :func:`swarmgym.bench.run_campaign` or
+:func:`swarmgym.campaigns.plan.plan_jobs`), run in-process by :func:`swarmgym.campaigns.bench.run_campaign` or
 sent to the fleet with :func:`swarmgym.queue.dispatch.send_jobs` — so every run lands in the
 ledger as usual and ``bench --resume`` / ``swarmgym resume`` finish a round cut short.  Outcomes
 are read back from the ledger; the state after each round is saved in
@@ -20,18 +20,17 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from swarmgym import arms
-
+from swarmgym.trend import arms
 from swarmgym.comparison import sequential
-from swarmgym.atomic import atomic_write_text
-from swarmgym.campaign import Campaign, arm_seed, flags_in_effect, plan_jobs
+from swarmgym.core.atomic import atomic_write_text
+from swarmgym.campaigns.plan import Campaign, arm_seed, flags_in_effect, plan_jobs
 from swarmgym.config import Config
-from swarmgym.errors import SwarmgymError, UsageError
-from swarmgym.ids import new_id
+from swarmgym.core.errors import SwarmgymError, UsageError
+from swarmgym.core.ids import new_id
 from swarmgym.models import LedgerRecord, Model
-from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
-from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.names import check_name
+from swarmgym.core.flags import ENV_KNOBS as FLAG_KNOBS
+from swarmgym.core.flags import FLAG_PREFIXES
+from swarmgym.core.names import check_name
 from swarmgym.suitekit.suite import load_suite
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm

@@ -16,10 +16,10 @@ from itertools import combinations
 import numpy as np
 
 from swarmgym.comparison import sequential
-from swarmgym.campaign import load_campaign
+from swarmgym.campaigns.plan import load_campaign
 from swarmgym.comparison.compare import NOT_AN_OUTCOME, Arm
 from swarmgym.config import Config
-from swarmgym.errors import SwarmgymError, UsageError
+from swarmgym.core.errors import SwarmgymError, UsageError
 from swarmgym.suitekit.suite import load_suite
 
 DEFAULT_PSI = 0.5
@@ -39,7 +39,7 @@ class History:
 def history(cfg: Config, a: Arm | None = None, b: Arm | None = None) -> History:
     """Paired runs in the ledger (optionally only of arms ``a`` and ``b``)."""
     from swarmgym.ledger import Ledger
-    from swarmgym.arms import arm as arm_label
+    from swarmgym.trend.arms import arm as arm_label
 
     plans: dict[str, dict] = {}
 

@@ -1,6 +1,6 @@
 """Where a compare round runs: in this process (``local``) or on the fleet (``queue``).
 
-Both reuse the machinery that exists: :func:`swarmgym.bench.run_campaign` in-process (ledger
+Both reuse the machinery that exists: :func:`swarmgym.campaigns.bench.run_campaign` in-process (ledger
 writes, orphan guard, report regeneration) and, for the fleet, the campaign plan on disk, the
 Redis campaign hash and :func:`swarmgym.queue.dispatch.send_jobs` — the same batched messages
 ``swarmgym enqueue`` sends — then waiting until the coordinator has recorded every job.
@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from swarmgym.campaign import Campaign, save_campaign
+from swarmgym.campaigns.plan import Campaign, save_campaign
 from swarmgym.config import Config
 from swarmgym.models import JobResult
 
@@ -22,7 +22,7 @@ class LocalRunner:
 
     def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
             progress: Callable[[int, int], None] | None = None) -> None:
-        from swarmgym.bench import run_campaign
+        from swarmgym.campaigns.bench import run_campaign
 
         total = sum(len(c.jobs) for c in campaigns)
         done = [0]
@@ -45,7 +45,7 @@ class FleetRunner:
 
     def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
             progress: Callable[[int, int], None] | None = None) -> None:
-        from swarmgym.errors import QueueError
+        from swarmgym.core.errors import QueueError
         from swarmgym.queue import dispatch, plans, store
         from swarmgym.queue.redis_util import for_config
 

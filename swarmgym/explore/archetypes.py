@@ -13,9 +13,9 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swarmgym import safefs
+from swarmgym.trust import safefs
 from swarmgym.config import Config
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.explore import prompts
 from swarmgym.explore.schemas import Opener, merge_checks
 from swarmgym.suitekit.suite import Check

@@ -1,6 +1,6 @@
 """The AI judge: reads the code the swarm wrote and rules on requirements, code quality and bugs.
 
-A :class:`Judge` is the ``judge=`` callable of :func:`swarmgym.verify.verify`:
+A :class:`Judge` is the ``judge=`` callable of :func:`swarmgym.grading.verify.verify`:
 ``judge(workspace, prompt, requirements, evidence) -> [DimensionResult]``.  It reads a bounded
 slice of the workspace (at most ``max_files`` files and ``max_bytes`` bytes of source), asks the
 brain (role ``judge``: the strongest model), and validates the reply like any brain reply.  If the
@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from swarmgym import safefs
+from swarmgym.trust import safefs
 from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, Severity, Status
 
 SKIP_DIRS = {".git", ".swarm", "__pycache__", ".pytest_cache", "node_modules", ".venv", "venv", "target", "dist", "build"}
@@ -54,7 +54,7 @@ golden checks run separately; you judge what they cannot see."""
 
 def read_code(workspace: Path, max_files: int = 20, max_bytes: int = 60_000) -> tuple[str, list[str], bool]:
     """The workspace's text sources, bounded; returns (text, files included, truncated?).  Only its own
-    regular files, never through a link, a FIFO or a device (:mod:`swarmgym.safefs`): nothing outside
+    regular files, never through a link, a FIFO or a device (:mod:`swarmgym.trust.safefs`): nothing outside
     the workspace can reach the brain's request."""
     listing = safefs.list_files(workspace, max_files=2000, skip_dirs=SKIP_DIRS, suffixes=CODE_EXT)
     files = sorted(listing.files, key=lambda f: (not f.rel.endswith(".py"), f.rel.count("/"), f.rel))

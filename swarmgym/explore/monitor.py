@@ -2,7 +2,7 @@
 
 Per turn and for the whole session it flags devices as starved (0 tasks), idle (< 5 % of their
 weighted fair share) or underused (< 50 %), and the session as unbalanced if any of those hold.
-The arithmetic is :mod:`swarmgym.balance`, shared with the cluster dimension.
+The arithmetic is :mod:`swarmgym.grading.balance`, shared with the cluster dimension.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Iterable
 
 from pydantic import BaseModel, Field
 
-from swarmgym.balance import shares
+from swarmgym.grading.balance import shares
 from swarmgym.models import Finding, PoolDevice, Severity, Turn
 
 SEVERITY: dict[str, Severity] = {"starved": "medium", "idle": "medium", "underused": "low"}

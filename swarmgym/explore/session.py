@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from swarmgym import safefs
+from swarmgym.trust import safefs
 from swarmgym.config import Config
-from swarmgym.errors import SwarmgymError
+from swarmgym.core.errors import SwarmgymError
 from swarmgym.explore.archetypes import Substrate, check_archetype, open_session, pick_substrate
 from swarmgym.explore.monitor import monitor_session, monitor_turn
 from swarmgym.explore.schemas import NextMove, merge_checks
@@ -35,7 +35,7 @@ class _State:
 
 
 def _turn(st: _State, n: int, kind: str, prompt: str, *, adapter: str, variant: str, judge, seed: int) -> Turn:
-    from swarmgym.job import run_turn, turn_from
+    from swarmgym.campaigns.job import run_turn, turn_from
 
     start = time.time()
     try:
@@ -141,8 +141,8 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
     """Run one exploratory session end to end and return its document (also written to runs/ and the ledger)."""
     from swarmgym.brains import get_brain
     from swarmgym.explore.judge import Judge
-    from swarmgym.hosts import host_name
-    from swarmgym.job import new_session_id
+    from swarmgym.core.hosts import host_name
+    from swarmgym.campaigns.job import new_session_id
 
     check_archetype(archetype)
     say = progress or (lambda msg: None)

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, Field
 
-from swarmgym.balance import concurrency
+from swarmgym.grading.balance import concurrency
 from swarmgym.config import Config
 from swarmgym.explore.monitor import MonitorReport
 from swarmgym.explore.scope import guard

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Protocol
 
-from swarmgym.errors import IsolationError
+from swarmgym.core.errors import IsolationError
 from swarmgym.isolation.bwrap import INSTALL_HINT, BwrapBackend
 from swarmgym.isolation.policy import TRUSTED_ADAPTERS, Limits, Policy, check_policy, swarm_policy
 from swarmgym.isolation.seatbelt import SeatbeltBackend

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Iterable
 
-from swarmgym.errors import LedgerError
+from swarmgym.core.errors import LedgerError
 from swarmgym.models import LedgerRecord
 
 INDEX_VERSION = 2  # 2: adapter and seed columns (from provenance)

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from pydantic import ValidationError
 
-from swarmgym.errors import LedgerError
+from swarmgym.core.errors import LedgerError
 from swarmgym.models import LEDGER_SCHEMA_VERSION as SCHEMA_VERSION
 from swarmgym.models import LedgerRecord
 

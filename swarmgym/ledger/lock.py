@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from swarmgym.errors import LedgerError
+from swarmgym.core.errors import LedgerError
 
 _THREAD_LOCK = threading.RLock()  # flock is per open file: serialise threads of one process too
 

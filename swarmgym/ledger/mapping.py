@@ -5,8 +5,8 @@ import time
 from typing import Any, Literal, Sequence
 
 from swarmgym.models import CampaignChange, ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
-from swarmgym.provenance import record_flags
-from swarmgym.states import JobStatus
+from swarmgym.core.flags import record_flags
+from swarmgym.core.states import JobStatus
 
 INFRA = "infra"
 
@@ -83,7 +83,7 @@ def campaign_record(campaign_id: str, *, variant: str, tier: str, overall: str,
     """A campaign-level record (``kind="campaign"``, job_id ``campaign:<cid>``): written once.
 
     ``functional`` is true only when every job was (``data["functional_rate"]`` holds the rate);
-    ``change`` is the campaign compared with its baseline (:mod:`swarmgym.change`).
+    ``change`` is the campaign compared with its baseline (:mod:`swarmgym.trend.change`).
     """
     payload = dict(data or {})
     payload["findings"] = [f.model_dump() for f in findings]

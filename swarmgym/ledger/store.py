@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from swarmgym.errors import LedgerError
+from swarmgym.core.errors import LedgerError
 from swarmgym.ledger import index, journal
 from swarmgym.ledger.lock import writer_lock
 from swarmgym.models import LedgerRecord

@@ -10,7 +10,7 @@ from swarmgym.models.error import ErrorInfo
 from swarmgym.models.goose import PoolDevice
 from swarmgym.models.provenance import Provenance
 from swarmgym.models.verdict import Verdict
-from swarmgym.states import JobStatus
+from swarmgym.core.states import JobStatus
 
 TIERS: dict[str, int] = {  # tier -> the fewest runs it plans (0: every spec once); see campaign.tier_shape
     "smoke": 1, "light": 0, "medium": 15, "high": 30, "extreme": 30,

@@ -9,7 +9,7 @@ Two rules, each hooked into its task with one call:
 - ``record_job`` accepts a result only if
 
   1. it is signed by the host it names, with that host's key in the coordinator's keyring
-     (:mod:`swarmgym.queue.signing`; the signature covers the result and its run folder);
+     (:mod:`swarmgym.trust.signing`; the signature covers the result and its run folder);
   2. its job is in a campaign plan (this home's copy, else the one the enqueuer published in Redis,
      :mod:`swarmgym.queue.plans`) and its spec matches the plan byte for byte (sha256 of its
      canonical JSON);
@@ -34,13 +34,14 @@ from typing import Any
 
 import redis
 
-from swarmgym.atomic import atomic_write_text
-from swarmgym.campaign import campaign_path
-from swarmgym.errors import SwarmgymError
+from swarmgym.core.atomic import atomic_write_text
+from swarmgym.campaigns.plan import campaign_path
+from swarmgym.core.errors import SwarmgymError
 from swarmgym.models import JobResult, JobSpec
-from swarmgym.provenance import ENV_KNOBS as FLAG_KNOBS
-from swarmgym.provenance import FLAG_PREFIXES
-from swarmgym.queue import counters, keys, plans, signing
+from swarmgym.core.flags import ENV_KNOBS as FLAG_KNOBS
+from swarmgym.core.flags import FLAG_PREFIXES
+from swarmgym.queue import counters, keys, plans
+from swarmgym.trust import signing
 from swarmgym.queue.lease import holder, leased_by
 
 log = logging.getLogger(__name__)
@@ -112,7 +113,7 @@ def record_refusal(cfg: Any, r: Any, res: JobResult, payload: dict | None = None
                    signature: Any = None) -> str | None:
     """Why the coordinator must not record ``res`` (None: it may).  ``payload`` is the result exactly
     as received (what the host signed; default: ``res`` itself)."""
-    from swarmgym.hostkeys import keyring
+    from swarmgym.trust.hostkeys import keyring
 
     job = res.job
     try:

@@ -7,7 +7,7 @@
                       The host's run folder rides in the same message (``artefacts``, capped) and is
                       unpacked into ``runs/<session_id>/`` once the record is accepted
 ``finalize_campaign`` reads the *ledger* (not its arguments), runs the campaign monitor, compares the
-                      campaign with its baseline (:mod:`swarmgym.finalize`), writes a ``kind="campaign"``
+                      campaign with its baseline (:mod:`swarmgym.campaigns.finalize`), writes a ``kind="campaign"``
                       record, leaves a summary in Redis, asks for the reports and, when the schedule
                       wants it, the ``on_change`` alarm
 ``campaign_alarm``    runs a schedule's ``on_change`` command once the campaign record is written
@@ -26,7 +26,7 @@ import time
 import redis
 from celery import shared_task
 
-from swarmgym.errors import SwarmgymError
+from swarmgym.core.errors import SwarmgymError
 from swarmgym.ledger import campaign_job_id
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
@@ -150,7 +150,7 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
         _rebuild_counters(cfg, r, cid)
         return {"campaign_id": cid, "status": "incomplete", "missing": len(missing)}
     weights = {camp.pin_host: 1.0} if camp.pin_host else live_host_weights(app, camp.variant)
-    from swarmgym.finalize import campaign_summary
+    from swarmgym.campaigns.finalize import campaign_summary
 
     rec = campaign_summary(cfg, ledger, camp, recs, weights)  # cluster health + the change against the baseline
     written = writer_for(cfg).write(rec)
@@ -167,7 +167,7 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
 def request_alarm(app, cfg, rec) -> bool:
     """The record is written: if its schedule's ``on_change`` wants this verdict, run it in its own task
     (acknowledged when it ends, so a coordinator that dies mid-alarm runs it again)."""
-    from swarmgym.alarm import wanted
+    from swarmgym.trend.alarm import wanted
 
     if wanted(cfg, rec) is None:
         return False
@@ -178,7 +178,7 @@ def request_alarm(app, cfg, rec) -> bool:
 @shared_task(name=keys.CAMPAIGN_ALARM, bind=True, acks_late=True, ignore_result=True)
 def campaign_alarm(self, campaign_id: str) -> dict:
     """Run the schedule's ``on_change`` command for a finalized campaign (failures logged, retried once)."""
-    from swarmgym.alarm import fire_for
+    from swarmgym.trend.alarm import fire_for
 
     cfg = app_config(self.app)
     found = ledger_for(cfg).find(campaign_job_id(campaign_id))

@@ -27,7 +27,7 @@ import redis
 from swarmgym.queue import counters, keys, liveness, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, delivery_id, queue_for_job
-from swarmgym.states import JobState
+from swarmgym.core.states import JobState
 
 log = logging.getLogger(__name__)
 

@@ -13,10 +13,10 @@ import json
 import time
 from dataclasses import dataclass
 
-from swarmgym.campaign import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
-from swarmgym.errors import QueueError
+from swarmgym.campaigns.plan import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
+from swarmgym.core.errors import QueueError
 from swarmgym.models import JobSpec
-from swarmgym.secrets import mask_url
+from swarmgym.trust.secrets import mask_url
 from swarmgym.queue import counters, keys, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues, delivery_id, queue_for_job
@@ -89,7 +89,7 @@ def send_jobs(app, cfg, cid: str, jobs: list[JobSpec], *, fresh: bool, progress=
 def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: str | None = None,
             campaign_id: str | None = None, suite: str | None = None, seed: int | None = None,
             progress=None, schedule: str | None = None) -> Sent:
-    """Plan (the shared pipeline: :func:`swarmgym.campaign.new_campaign`) and send a campaign."""
+    """Plan (the shared pipeline: :func:`swarmgym.campaigns.plan.new_campaign`) and send a campaign."""
     from swarmgym.queue import plans
 
     if campaign_id and campaign_path(cfg, campaign_id).is_file():

@@ -19,7 +19,7 @@ import time
 
 import redis
 
-from swarmgym.errors import LedgerError
+from swarmgym.core.errors import LedgerError
 from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)

@@ -116,7 +116,7 @@ def start_beating(cfg, key: str, info: dict) -> None:
 
 
 def start_host(app, cfg, node: str, queues: list[str]) -> None:
-    from swarmgym.hosts import host_of
+    from swarmgym.core.hosts import host_of
 
     start_beating(cfg, host_of(node), {"node": node, "variant": node.split("@", 1)[0], "queues": queues,
                                        "suites": local_suite_hashes(cfg)})

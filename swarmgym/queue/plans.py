@@ -12,14 +12,14 @@ import logging
 
 import redis
 
-from swarmgym.campaign import (
+from swarmgym.campaigns.plan import (
     Campaign,
     campaign_path,
     list_campaigns,
     load_campaign,
     save_campaign,
 )
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)

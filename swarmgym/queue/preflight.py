@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.queue import liveness
 from swarmgym.queue.liveness import fmt_secs
 

@@ -42,7 +42,7 @@ def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
 
 
 def _from_ledger(cfg, ledger, cid: str, crec) -> dict[str, Any]:
-    from swarmgym.campaign import load_campaign
+    from swarmgym.campaigns.plan import load_campaign
 
     outcomes = {k: v for k, v in ledger.counts(cid).items()}
     recorded = sum(outcomes.values())
@@ -61,7 +61,7 @@ def _from_ledger(cfg, ledger, cid: str, crec) -> dict[str, Any]:
 
 def rows(cfg, r, cid: str, page_size: int = 500) -> Iterator[dict[str, Any]]:
     """Every planned job with its state, in plan order, read page by page (``status --all``)."""
-    from swarmgym.campaign import load_campaign
+    from swarmgym.campaigns.plan import load_campaign
     from swarmgym.ledger import Ledger
 
     camp = load_campaign(cfg, cid)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from kombu import Exchange, Queue
 
-from swarmgym.names import check_name
+from swarmgym.core.names import check_name
 from swarmgym.queue import keys
 
 if TYPE_CHECKING:

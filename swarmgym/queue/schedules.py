@@ -25,8 +25,8 @@ from celery import shared_task
 from celery.schedules import crontab
 from celery.signals import beat_init
 
-from swarmgym.errors import ConfigError
-from swarmgym.hosts import host_name
+from swarmgym.core.errors import ConfigError
+from swarmgym.core.hosts import host_name
 from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)

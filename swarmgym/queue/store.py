@@ -1,6 +1,6 @@
 """Campaign state for the queue: the plan file on disk plus Redis counters.
 
-The plan (``runs/campaigns/<cid>.json``, :mod:`swarmgym.campaign`, written atomically by the
+The plan (``runs/campaigns/<cid>.json``, :mod:`swarmgym.campaigns.plan`, written atomically by the
 enqueuer) holds the JobSpecs and the ``cancelled`` flag: it survives a Redis flush, so ``resume``
 works from it and the ledger.  Redis keeps the campaign hash (status ``running`` | ``cancelled`` |
 ``finalized`` and the counters) and the per-job states: :mod:`swarmgym.queue.counters` owns them.
@@ -8,7 +8,7 @@ works from it and the ledger.  Redis keeps the campaign hash (status ``running``
 """
 from __future__ import annotations
 
-from swarmgym.campaign import Campaign, save_campaign
+from swarmgym.campaigns.plan import Campaign, save_campaign
 from swarmgym.queue import counters, keys
 
 __all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "ensure_redis", "mark_job", "job_states",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swarmgym.atomic import atomic_write_text
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.ledger import Ledger
 from swarmgym.reports import bench, benchmark_html, csvs, markdown
 

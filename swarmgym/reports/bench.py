@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from swarmgym import stats
-from swarmgym.arms import arm
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm
 from swarmgym.ledger import Ledger
 from swarmgym.ledger.mapping import INFRA
 
@@ -53,7 +53,7 @@ class SpecStats:
 
 @dataclass
 class Group:
-    variant: str  # the arm's label (see swarmgym.arms.arm())
+    variant: str  # the arm's label (see swarmgym.trend.arms.arm())
     suite_hash: str
     adapter: str = ""
     suites: set[str] = field(default_factory=set)

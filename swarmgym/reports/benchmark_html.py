@@ -21,8 +21,8 @@ from typing import Iterable, Sequence
 
 from markupsafe import Markup, escape
 
-from swarmgym import stats
-from swarmgym.arms import arm_of
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm_of
 from swarmgym.models import LedgerRecord
 from swarmgym.reports import bench
 
@@ -275,7 +275,7 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
         same = [g for g in groups if g.suite_hash == suite_hash]
         suites = ", ".join(sorted({s for g in same for s in g.suites})) or "?"
         out.append(f"<h3>suite {escape(suites)} · hash <code>{escape(suite_hash)}</code></h3>{pass_rate_svg(same)}")
-    from swarmgym import trend
+    from swarmgym.trend import series as trend
     from swarmgym.reports.trend_html import section
 
     out.append(section(trend.build(recs, campaigns)))

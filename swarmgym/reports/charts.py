@@ -20,8 +20,8 @@ class DeviceShare:
 
 
 def shares(per_device: dict[str, int], pool: list[PoolDevice]) -> list[DeviceShare]:
-    """Dispatched vs fair share per device, as :mod:`swarmgym.balance` judges them (goose's weights)."""
-    from swarmgym.balance import shares as judge
+    """Dispatched vs fair share per device, as :mod:`swarmgym.grading.balance` judges them (goose's weights)."""
+    from swarmgym.grading.balance import shares as judge
 
     enabled = {p.id for p in pool if p.enabled}
     rows = judge(dict(per_device), [p for p in pool if p.enabled] if enabled else [])

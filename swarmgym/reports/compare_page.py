@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from swarmgym.atomic import atomic_write_text
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.reports.charts import COLORS
 
 if TYPE_CHECKING:

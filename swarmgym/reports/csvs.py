@@ -15,10 +15,10 @@ import json
 import math
 from pathlib import Path
 
-from swarmgym import stats
-from swarmgym.arms import arm
-from swarmgym.atomic import atomic_write_text
-from swarmgym.textsafe import shown
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm
+from swarmgym.core.atomic import atomic_write_text
+from swarmgym.trust.textsafe import shown
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.reports.bench import COLUMNS
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 import time
 
-from swarmgym import stats
-from swarmgym.textsafe import shown
-from swarmgym.arms import flags_label
+from swarmgym.trend import stats
+from swarmgym.trust.textsafe import shown
+from swarmgym.trend.arms import flags_label
 from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead
 
 WHY_NOT_PAIRED = (
@@ -17,7 +17,7 @@ WHY_NOT_PAIRED = (
 
 
 def md(value) -> str:
-    """A recorded value in a Markdown line or table cell: :func:`swarmgym.textsafe.shown` (no escape
+    """A recorded value in a Markdown line or table cell: :func:`swarmgym.trust.textsafe.shown` (no escape
     sequence, control characters visible) and ``|`` escaped so it cannot open a table column."""
     return shown(value, markup=False).replace("|", "\\|")
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from swarmgym.secrets import is_secret, is_secret_name
+from swarmgym.trust.secrets import is_secret, is_secret_name
 
 MIN_SECRET_LEN = 4  # shorter values ("1", "on") would blank out ordinary text
 _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")

@@ -13,8 +13,8 @@ from typing import Any, Iterable, Mapping
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from swarmgym.atomic import atomic_write_text
-from swarmgym.errors import UsageError
+from swarmgym.core.atomic import atomic_write_text
+from swarmgym.core.errors import UsageError
 from swarmgym.models import Finding, SessionDoc, Turn
 from swarmgym.reports import charts
 from swarmgym.reports.redact import redact, secret_values

@@ -1,6 +1,6 @@
 """BENCHMARK.html, "over time": per arm, its campaigns' pass rates in time order (inline SVG).
 
-One chart per arm (:mod:`swarmgym.trend`): a line through each campaign's pass rate, the Wilson 95 %
+One chart per arm (:mod:`swarmgym.trend.series`): a line through each campaign's pass rate, the Wilson 95 %
 interval as a band around it, a dashed rule and a label wherever the swarm build or the suite hash changes,
 and a marker on every campaign whose change detection said ``regressed`` (red, pointing down) or
 ``improved`` (green, pointing up).  Every point's tooltip names its campaign, build, suite hash, counts and
@@ -13,7 +13,7 @@ from typing import Sequence
 
 from markupsafe import Markup, escape
 
-from swarmgym.trend import ArmTrend, Point
+from swarmgym.trend.series import ArmTrend, Point
 
 W, H = 860, 230
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 34, 40

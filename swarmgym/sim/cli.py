@@ -9,7 +9,7 @@
 Environment: SWARMGYM_SIM_VARIANT (mlx|gguf), SWARMGYM_SIM_SEED (unset: a fresh seed per run),
 SWARMGYM_SIM_START, SWARMGYM_SIM_FORCE, SWARMGYM_SIM_DEBUG, SWARMGYM_SIM_TIME_SCALE, SWARMGYM_SIM_FLEET,
 SWARMGYM_SIM_POOL, SWARMGYM_SUITES_DIR; goose's own folders (GOOSE_PATH_ROOT, XDG_*, HOME — see
-swarmgym.goose_paths), flags and knobs.  See docs/simulator.md.
+swarmgym.collect.goose_paths), flags and knobs.  See docs/simulator.md.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from swarmgym.errors import SwarmgymError
+from swarmgym.core.errors import SwarmgymError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _pool(args, env) -> int:
-    from swarmgym.errors import UsageError
+    from swarmgym.core.errors import UsageError
     from swarmgym.sim.fleet import effective_devices, load_fleet, set_device
 
     fleet = load_fleet(env)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 
 NS_PER_MIN = 60_000_000_000
 

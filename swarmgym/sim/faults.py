@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.sim.fleet import FAULT_KINDS, Fleet
 from swarmgym.suitekit.mutants import Mutant
 from swarmgym.suitekit.suite import Spec, Suite

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swarmgym.errors import SuiteError
+from swarmgym.core.errors import SuiteError
 from swarmgym.suitekit.suite import Spec, Suite, load_suite
 
 

@@ -3,7 +3,7 @@
 stdout: goose's RunReport, pretty-printed (or garbage, for the garbage fault); stderr: progress and
 the seed; ``.swarm/run-<run_id>.jsonl`` events (with a ``run-<run_id>.sim.json`` sidecar naming the
 seed); ``.swarm/activity/<task>.json``; one goose session per task in goose's ``sessions.db``
-(:mod:`swarmgym.goose_paths`); the app itself in the workspace (the suite's reference app, or a
+(:mod:`swarmgym.collect.goose_paths`); the app itself in the workspace (the suite's reference app, or a
 mutant for the liar/stub/crash faults).  One simulated clock (:mod:`swarmgym.sim.clock`) stamps
 everything.  No ``SWARMGYM_SIM_SEED`` → a fresh seed per run; the same seed, start
 (``SWARMGYM_SIM_START``), flags, fleet, pool and goose data ⇒ byte-identical stdout, log and sessions.
@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from swarmgym.errors import UsageError
-from swarmgym.goose_paths import sessions_db
+from swarmgym.core.errors import UsageError
+from swarmgym.collect.goose_paths import sessions_db
 from swarmgym.sim.clock import SimClock, ms, parse_start
 from swarmgym.sim.eventlog import EventLog
 from swarmgym.sim.faults import (

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from swarmgym.errors import SuiteError
-from swarmgym.yamlfile import invalid, read_yaml
+from swarmgym.core.errors import SuiteError
+from swarmgym.core.yamlfile import invalid, read_yaml
 
 
 class Hunk(BaseModel):

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from swarmgym.errors import SuiteError, UsageError
-from swarmgym.yamlfile import read_yaml
+from swarmgym.core.errors import SuiteError, UsageError
+from swarmgym.core.yamlfile import read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9_]{0,30}$")
 

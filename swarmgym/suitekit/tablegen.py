@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from swarmgym.errors import SuiteError
+from swarmgym.core.errors import SuiteError
 
 OUT_MODES = ("exact", "json", "number2", "order", "any")
 FILE_KINDS = ("csv", "text", "json")

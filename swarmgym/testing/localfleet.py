@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psutil
 
-from swarmgym.proctree import kill_group
+from swarmgym.isolation.proctree import kill_group
 
 
 def term_with_parent() -> None:
@@ -62,7 +62,7 @@ class LocalFleet:
 
     def host_key(self, host: str) -> Path:
         """``host``'s key file, created and trusted by this fleet's keyring on first use."""
-        from swarmgym.hostkeys import new_key_file, trust
+        from swarmgym.trust.hostkeys import new_key_file, trust
 
         path = self.keys / f"{host}.key"
         if not path.exists():
@@ -97,7 +97,7 @@ class LocalFleet:
     def coordinator(self, host: str = "coord", env: dict[str, str] | None = None) -> str:
         name = f"coordinator@{host}"
         if not self.keyring.exists():
-            from swarmgym.hostkeys import write_keyring
+            from swarmgym.trust.hostkeys import write_keyring
 
             write_keyring(self.keyring, {})
         self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--coordinator", "--host", host,

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from swarmgym.errors import QueueError
+from swarmgym.core.errors import QueueError
 from swarmgym.testing.localfleet import term_with_parent
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from swarmgym.checks import run_checks
+from swarmgym.grading.checks import run_checks
 from tests.support.simrun import run_goose, suite
 
 PROMPT = suite().spec("crud").prompt
@@ -123,7 +123,7 @@ def test_mcp_servers_reach_the_swarm_and_show_as_mcp_calls(tmp_path):
 def test_each_run_reads_only_its_own_sessions_and_starts_from_the_pristine_config(tmp_path):
     from swarmgym.adapters import get_adapter
     from swarmgym.collect.traces import connect_ro
-    from swarmgym.provenance import swarm_provenance
+    from swarmgym.adapters.provenance import swarm_provenance
     from tests.support.simrun import goose_cfg, sim_env
 
     pristine = tmp_path / "goose" / "config"  # sim_env's GOOSE_PATH_ROOT: the operator's goose root

@@ -5,7 +5,7 @@ import pytest
 
 from swarmgym.adapters import get_adapter, known_adapters
 from swarmgym.config import load_config
-from swarmgym.errors import AdapterError, UsageError
+from swarmgym.core.errors import AdapterError, UsageError
 
 
 def test_known_adapters_are_goose_sim_and_command():

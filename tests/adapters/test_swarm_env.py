@@ -20,7 +20,7 @@ def test_preflight_refuses_a_swarm_that_cannot_run_before_anything_is_planned(tm
     import pytest
 
     from swarmgym.adapters import preflight
-    from swarmgym.errors import SwarmgymError
+    from swarmgym.core.errors import SwarmgymError
 
     cfg = load_config(tmp_path, environ={}, overrides={"swarm.binary": str(tmp_path / "no-goose")})
     preflight(cfg, "sim", "gguf")  # fine: the fleet has a gguf profile

@@ -6,7 +6,7 @@ from pydantic import BaseModel
 
 from swarmgym.brains import ask_json, get_brain
 from swarmgym.config import load_config
-from swarmgym.errors import BrainError
+from swarmgym.core.errors import BrainError
 
 from .loopback_servers import anthropic_error, anthropic_message
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from swarmgym.brains import ask_json, get_brain
 from swarmgym.config import load_config
-from swarmgym.errors import BrainError
+from swarmgym.core.errors import BrainError
 
 
 class Move(BaseModel):

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from swarmgym.config import REPO_ROOT, Config
+from swarmgym import REPO_ROOT
+from swarmgym.config import Config
 from swarmgym.suitekit.suite import load_suite
 
 

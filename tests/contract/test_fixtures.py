@@ -13,7 +13,7 @@ from swarmgym.collect.report import find_json_object, parse_report
 from swarmgym.collect.traces import read_traces
 from swarmgym.config import load_config
 from swarmgym.models import RunOutcome
-from swarmgym.verify import verify
+from swarmgym.grading.verify import verify
 from tests.contract import goose_schema as schema
 
 GOOSE = Path(__file__).parent.parent / "fixtures" / "goose"

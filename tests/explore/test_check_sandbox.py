@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from swarmgym.checks import run_checks
+from swarmgym.grading.checks import run_checks
 from swarmgym.config import load_config
 from swarmgym.explore.schemas import NextMove, Opener, merge_checks
 from swarmgym.suitekit.suite import Check

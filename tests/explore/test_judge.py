@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from swarmgym.config import load_config
 from swarmgym.explore.judge import Judge, read_code
-from swarmgym.verify import verify
+from swarmgym.grading.verify import verify
 
 from .scripted_brain import ScriptedBrain
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.explore import run_session
 from swarmgym.ledger import Ledger
 

@@ -8,10 +8,10 @@ import sys
 import pytest
 
 from swarmgym.config import load_config
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.queue import keys
 from swarmgym.queue.app import celery_settings, make_app
-from swarmgym.secrets import mask_url
+from swarmgym.trust.secrets import mask_url
 from swarmgym.queue.routing import queue_for_job, route_task, worker_name, worker_queues
 
 

@@ -94,7 +94,7 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
 
     from billiard.exceptions import TimeLimitExceeded
 
-    from swarmgym.campaign import plan_jobs
+    from swarmgym.campaigns.plan import plan_jobs
     from swarmgym.suitekit.suite import load_suite
     from tests.support.queue import app_for
     from swarmgym.workers.tasks import run_job_task

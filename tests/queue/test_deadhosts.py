@@ -112,7 +112,7 @@ def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message
 def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_its_verdict(home, fleet_factory):
     import httpx
 
-    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch
     from swarmgym.suitekit.suite import load_suite
     from swarmgym.testing.localredis import free_port

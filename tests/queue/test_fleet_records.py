@@ -57,7 +57,7 @@ def test_fleet_records_carry_each_hosts_flags_fresh_seeds_and_no_high_alarm_from
     assert other.flags == ({"GOOSE_SWARM_REVIEW": "1"} if other.host == "h1" else {})
 
     # a repeat of the same arm drew fresh seeds, and each plan and record says which
-    from swarmgym.campaign import load_campaign
+    from swarmgym.campaigns.plan import load_campaign
 
     seeds = [load_campaign(cfg, s.campaign_id).seed for s in (pinned, free)]
     assert seeds == [0, 1000]
@@ -74,7 +74,7 @@ def test_fleet_records_carry_each_hosts_flags_fresh_seeds_and_no_high_alarm_from
 
 
 def test_a_campaign_records_device_findings_match_its_jobs_findings(home):
-    from swarmgym.campaign import new_campaign, save_campaign
+    from swarmgym.campaigns.plan import new_campaign, save_campaign
     from swarmgym.queue import store
     from swarmgym.queue.app import make_app
     from swarmgym.queue.redis_util import for_config

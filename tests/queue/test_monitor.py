@@ -5,7 +5,7 @@ import time
 
 from swarmgym.ledger import campaign_record
 from swarmgym.models import LedgerRecord
-from swarmgym.queue.monitor import campaign_health, campaign_overall, idle_names
+from swarmgym.campaigns.monitor import campaign_health, campaign_overall, idle_names
 
 
 def rec(i, host, per_device, cpu=None, pool=None, functional=True, overall="pass"):

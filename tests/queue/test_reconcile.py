@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch, store

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
-from swarmgym.errors import ConfigError
+from swarmgym.core.errors import ConfigError
 from swarmgym.queue import keys
 from swarmgym.queue.schedules import beat_schedule, decide, next_fire, parse_cron, prev_fire
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from swarmgym.errors import UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.models import SessionDoc, Turn
 from swarmgym.reports.session import write_session
 

@@ -96,10 +96,10 @@ def fleet(tmp_path_factory, redis_server) -> Arena:
 
 @pytest.fixture
 def planned(tmp_path, tmp_path_factory, redis_server):
-    from swarmgym.bench import new_bench_campaign
+    from swarmgym.campaigns.bench import new_bench_campaign
     from swarmgym.config import load_config
     from swarmgym.queue import store
-    from swarmgym.hostkeys import new_key_file, trust
+    from swarmgym.trust.hostkeys import new_key_file, trust
 
     keys = tmp_path_factory.mktemp("keys")  # outside the home, as an operator keeps them
     cfg = load_config(tmp_path, environ={}, overrides={"queue.keyring_file": str(keys / "keyring")})
@@ -120,14 +120,14 @@ class Planned:
         return iter((self.cfg, self.r, self.camp, self.job))
 
     def key(self, host: str) -> bytes:
-        from swarmgym.hostkeys import read_key_file
+        from swarmgym.trust.hostkeys import read_key_file
 
         return read_key_file(self.keys / f"{host}.key")
 
     def refusal(self, res, signer: str | None = None, bundle: str | None = None) -> str | None:
         """The coordinator's answer to ``res`` signed by ``signer``'s key (default: the host it names)."""
         from swarmgym.queue import accept
-        from swarmgym.queue.signing import sign
+        from swarmgym.trust.signing import sign
 
         payload = res.model_dump(mode="json")
         sig = sign(self.key(signer or res.host), res.host, payload, bundle)

@@ -141,7 +141,7 @@ def test_the_check_box_holds_no_checkout_suite_or_package_even_by_name(tmp_path)
     require_bwrap()
     from swarmgym.config import load_config
     from swarmgym.isolation import check_policy
-    from swarmgym.sandbox import run_sandboxed
+    from swarmgym.isolation.sandbox import run_sandboxed
 
     cfg = load_config(tmp_path, environ={})
     ws = tmp_path / "ws"
@@ -192,7 +192,7 @@ def test_another_installed_swarmgym_in_a_bound_python_keeps_its_suites_out_of_ev
     require_bwrap()
     from swarmgym.config import load_config
     from swarmgym.isolation import check_policy, policy
-    from swarmgym.sandbox import run_sandboxed
+    from swarmgym.isolation.sandbox import run_sandboxed
 
     base = tmp_path / "base-python"
     site = base / "lib" / "python3.11" / "site-packages"

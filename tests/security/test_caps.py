@@ -17,7 +17,7 @@ import psutil
 import pytest
 import yaml
 
-from swarmgym.checks import run_check
+from swarmgym.grading.checks import run_check
 from swarmgym.config import load_config
 from swarmgym.isolation.cgroup import cgroup_root
 from swarmgym.suitekit.suite import Check

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from swarmgym.goose_paths import config_hash, goose_dir
+from swarmgym.collect.goose_paths import config_hash, goose_dir
 from tests.support.hostile import require_bwrap, tree_digest
 
 PLANTER = '''#!{python}

@@ -53,9 +53,9 @@ def test_asking_for_bwrap_where_it_cannot_run_is_a_usage_error(tmp_path):
 def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
     import shutil
 
-    from swarmgym.bench import new_bench_campaign
+    from swarmgym.campaigns.bench import new_bench_campaign
     from swarmgym.config import load_config
-    from swarmgym.job import run_job
+    from swarmgym.campaigns.job import run_job
     from swarmgym.suitekit.suite import load_suite
     from tests.support.hostile import trim_checks
 
@@ -105,7 +105,7 @@ def test_a_bwrap_box_hides_the_root_home_and_other_workspaces_from_a_check(tmp_p
     require_bwrap()
     from swarmgym.config import load_config
     from swarmgym.isolation import check_policy
-    from swarmgym.sandbox import run_sandboxed
+    from swarmgym.isolation.sandbox import run_sandboxed
 
     fake_home = tmp_path / "me"
     (fake_home / ".ssh").mkdir(parents=True)

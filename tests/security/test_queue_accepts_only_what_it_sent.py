@@ -11,14 +11,14 @@ import time
 
 import pytest
 
-from swarmgym.campaign import load_campaign, save_campaign
+from swarmgym.campaigns.plan import load_campaign, save_campaign
 from swarmgym.config import load_config
-from swarmgym.hostkeys import read_key_file
+from swarmgym.trust.hostkeys import read_key_file
 from swarmgym.models import JobResult
 from swarmgym.queue import accept, keys
 from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
-from swarmgym.queue.signing import sign
+from swarmgym.trust.signing import sign
 
 
 def test_a_result_from_the_host_that_held_the_lease_is_accepted(planned):

@@ -5,8 +5,8 @@ import time
 
 import psutil
 
-from swarmgym import guard
-from swarmgym.sandbox import run_sandboxed, scrubbed_env
+from swarmgym.isolation import guard
+from swarmgym.isolation.sandbox import run_sandboxed, scrubbed_env
 from swarmgym.models import SessionDoc, Turn
 from swarmgym.reports.session import write_session
 

@@ -11,7 +11,7 @@ import secrets
 from swarmgym.models import JobResult, Verdict
 from swarmgym.queue import accept, counters, keys
 from swarmgym.queue.lease import JobLease, mark_leased
-from swarmgym.queue.signing import sign
+from swarmgym.trust.signing import sign
 
 
 def _passing(job, host="h1") -> JobResult:
@@ -45,7 +45,7 @@ def test_a_result_signed_with_another_hosts_key_is_refused(planned):
 
 def test_a_host_missing_from_the_keyring_is_refused_even_with_a_valid_looking_signature(planned):
     cfg, r, camp, job = planned
-    from swarmgym.hostkeys import new_key_file
+    from swarmgym.trust.hostkeys import new_key_file
 
     mark_leased(r, camp.campaign_id, job.job_id, "h3", 60)
     key = new_key_file(planned.keys / "h3.key", "h3")

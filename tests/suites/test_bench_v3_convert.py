@@ -6,11 +6,12 @@ import shutil
 
 import pytest
 
-from swarmgym.checks import run_checks
-from swarmgym.config import REPO_ROOT, load_config
+from swarmgym.grading.checks import run_checks
+from swarmgym import REPO_ROOT
+from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.suite import load_suite, materialize
-from swarmgym.suitekit.verify import verify_suite
+from swarmgym.grading.suite_verify import verify_suite
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
 ALT_V3 = REPO_ROOT / "tests" / "fixtures" / "alt_apps_v3"  # written from the prompts alone

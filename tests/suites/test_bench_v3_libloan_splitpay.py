@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.checks import run_checks
-from swarmgym.config import REPO_ROOT, load_config
+from swarmgym.grading.checks import run_checks
+from swarmgym import REPO_ROOT
+from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.suite import load_suite, materialize
-from swarmgym.suitekit.verify import verify_suite
+from swarmgym.grading.suite_verify import verify_suite
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
 ALT = Path(__file__).resolve().parents[1] / "fixtures" / "alt_apps_v3"

@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.checks import run_checks
-from swarmgym.config import REPO_ROOT, load_config
+from swarmgym.grading.checks import run_checks
+from swarmgym import REPO_ROOT
+from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage, table_rows
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord
-from swarmgym.regrade import regrade_campaign
+from swarmgym.grading.regrade import regrade_campaign
 from swarmgym.suitekit.suite import load_suite, materialize
-from swarmgym.suitekit.verify import verify_suite
+from swarmgym.grading.suite_verify import verify_suite
 
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")

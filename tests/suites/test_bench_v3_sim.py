@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from swarmgym.config import REPO_ROOT, load_config
+from swarmgym import REPO_ROOT
+from swarmgym.config import load_config
 from swarmgym.sim.faults import pick_mutant
 from swarmgym.suitekit.suite import load_suite
 from tests.support.draws import Fixed

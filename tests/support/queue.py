@@ -38,7 +38,7 @@ def url(db: int = BROKER_DB) -> str:
 
 def start_redis():
     """A throwaway redis-server (free port, no persistence); under ``CI=true`` a missing one fails, never skips."""
-    from swarmgym.errors import QueueError
+    from swarmgym.core.errors import QueueError
     from swarmgym.testing.localredis import LocalRedis
 
     try:
@@ -76,7 +76,7 @@ def keys_dir(home) -> Path:
 def host_key(home, host: str) -> Path:
     """``host``'s key file for ``home``'s fleet, created and trusted by its keyring on first use (what an
     operator does once per host with ``swarmgym hosts key new`` / ``add``)."""
-    from swarmgym.hostkeys import new_key_file, trust
+    from swarmgym.trust.hostkeys import new_key_file, trust
 
     path = keys_dir(home) / f"{host}.key"
     if not path.exists():
@@ -87,10 +87,10 @@ def host_key(home, host: str) -> Path:
 def send_as_host(app, fleet, result: dict, bundle: str | None = None) -> None:
     """What a host's ``run_job`` does at its end, for a test that plays the host: the job's durable
     lease mark (the host took its lease), then ``record_job`` signed with the host's key."""
-    from swarmgym.hostkeys import read_key_file
+    from swarmgym.trust.hostkeys import read_key_file
     from swarmgym.queue.lease import mark_leased
     from swarmgym.queue.redis_util import for_config
-    from swarmgym.queue.signing import sign
+    from swarmgym.trust.signing import sign
 
     host, job = result["host"], result["job"]
     mark_leased(for_config(load_config(fleet.home)), job["campaign_id"], job["job_id"], host, 3600)
@@ -134,7 +134,7 @@ def documented_patterns() -> list[str]:
 
 def plan(home, cid: str, n: int, tier: str = "high"):
     """A saved campaign ``cid`` of ``n`` jobs (the suite's jobs repeated), its counters planned in Redis."""
-    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import counters, store
     from swarmgym.queue.redis_util import for_config
     from swarmgym.suitekit.suite import load_suite
@@ -206,7 +206,7 @@ def sims_under(home) -> list[psutil.Process]:
 
 def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "light") -> list[str]:
     """Enqueue a campaign of the home's swarm adapter whose jobs carry extra swarm env (e.g. SWARMGYM_SIM_FORCE=hang)."""
-    from swarmgym.campaign import Campaign, plan_jobs, save_campaign
+    from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch, store
     from swarmgym.queue.redis_util import for_config
     from swarmgym.suitekit.suite import load_suite

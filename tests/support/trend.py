@@ -6,7 +6,7 @@ plus a real golden check, in well under a second.  Swapping the command is a new
 :data:`WORKS` builds a working app, :data:`BROKEN` builds nothing.
 
 :func:`record_night` writes one campaign's runs straight into a real ledger and finalizes it with the real
-code (:func:`swarmgym.finalize.finish`): the change-detection tests' nights, without running jobs.
+code (:func:`swarmgym.campaigns.finalize.finish`): the change-detection tests' nights, without running jobs.
 """
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ def record_night(cfg, ledger, cid: str, outcomes: dict[str, list[bool]], *, nigh
                  variant: str = "mlx", flags: dict | None = None, tier: str = "high", infra: int = 0,
                  binary_version: str = "swarmgym-sim 0.1.0"):
     """One campaign planned at ``T0 + night`` days: session records for ``outcomes`` ({spec: [functional per
-    rep]}), then the campaign record exactly as ``bench`` writes it (:func:`swarmgym.finalize.finish`)."""
-    from swarmgym.campaign import Campaign
-    from swarmgym.finalize import finish
+    rep]}), then the campaign record exactly as ``bench`` writes it (:func:`swarmgym.campaigns.finalize.finish`)."""
+    from swarmgym.campaigns.plan import Campaign
+    from swarmgym.campaigns.finalize import finish
     from swarmgym.models import JobSpec, LedgerRecord, Provenance
 
     created = T0 + night * DAY

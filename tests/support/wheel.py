@@ -9,7 +9,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from swarmgym.config import REPO_ROOT
+from swarmgym import REPO_ROOT
 
 _ANYWHERE = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info")
 _TOP = {".git", ".venv", "build", "dist", "ledger", "runs", "apps"}  # a checkout's own state, not its source

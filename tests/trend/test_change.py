@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from scipy.stats import false_discovery_control
 
-from swarmgym import stats
-from swarmgym.baseline import save_pins
+from swarmgym.trend import stats
+from swarmgym.trend.baseline import save_pins
 from swarmgym.models import CampaignChange, ChangeTest
 from tests.support.trend import record_night, rows
 

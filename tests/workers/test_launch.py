@@ -33,7 +33,7 @@ def test_a_coordinator_on_another_pool_runs_one_task_at_a_time():
 
 @pytest.mark.parametrize("bad", ["", "a b", "../x", "-n"])
 def test_a_bad_name_never_reaches_the_command_line(bad):
-    from swarmgym.errors import SwarmgymError
+    from swarmgym.core.errors import SwarmgymError
 
     with pytest.raises(SwarmgymError):
         host_worker("mlx", bad)

@@ -61,7 +61,7 @@ def test_guard_kills_the_process_group_of_an_orphaned_swarm_when_its_worker_dies
         "sw=subprocess.Popen([sys.executable,'-c','import time; time.sleep(60)'],start_new_session=True)\n"
         "print(sw.pid,flush=True)\n"
         "import os\n"
-        "subprocess.Popen([sys.executable,'-m','swarmgym.guard',str(os.getpid()),'0.05'],start_new_session=True)\n"
+        "subprocess.Popen([sys.executable,'-m','swarmgym.isolation.guard',str(os.getpid()),'0.05'],start_new_session=True)\n"
         "time.sleep(60)\n")
     worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     swarm_pid = int(worker.stdout.readline())

@@ -15,7 +15,7 @@ import shlex
 from fractions import Fraction
 from pathlib import Path
 
-from swarmgym.errors import SuiteError
+from swarmgym.core.errors import SuiteError
 from swarmgym.suitekit.tablegen import answer, row, step, write
 
 SUITE = Path(__file__).resolve().parents[1]

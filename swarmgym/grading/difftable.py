@@ -1,0 +1,128 @@
+"""Differential checks: a frozen table of inputs and golden outputs, run against the built app.
+
+The table (JSON in the suite folder, written once by the suite's seeded generator from the
+reference app, reviewed, frozen — its digest is part of the suite hash) never enters the app's box:
+the box gets each row's *inputs* only (argv with ``{db}`` / ``{dir}``, stdin, input files, the paths
+of the files to read back) and :mod:`swarmgym.grading.difftable_driver` runs them — in processes forked
+from a driver that holds no expected value, a fresh one after any step that ends, hangs or dirties
+its process — and returns what came out; the harness compares it
+(:mod:`swarmgym.grading.difftable_compare`).  Rows that disagree are run again in a second box as real
+``python3 -m MODULE`` subprocesses, and only what that run shows is reported, so the fast path can
+speed a check up but never fail an app that a plain ``python3 -m`` passes.  The check's detail names
+each failing input and what came out.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swarmgym.collect import jsonbound
+from swarmgym.grading.difftable_compare import row_problem
+from swarmgym.core.errors import SuiteError
+
+DRIVER = Path(__file__).with_name("difftable_driver.py")
+EOF_MARK = "SWARMGYM_DIFFTABLE_EOF"
+MARK = "SWARMGYM-DIFF "
+MAX_SHOWN = 5
+CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only if none of those fails
+STEP_TIMEOUT = 10.0  # seconds per step on the fast path
+CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess
+RESULT_CAP = 8 << 20  # bytes of the driver's stdout read back (each stream is capped in the box)
+STEPS_PER_FORK = 32  # consecutive rows share a forked process up to this many steps (1: a fork per row);
+#                      a fork per row is ~2x slower than the old in-process table on one-step rows
+#                      (benchmarks/checks.py), 32 is faster than it on every bench-v2 table
+
+
+def load_table(path: Path, module: str) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except OSError as e:
+        raise SuiteError(f"{path}: cannot read golden table ({e.strerror})") from None
+    except ValueError as e:
+        raise SuiteError(f"{path}: golden table is not valid JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        raise SuiteError(f"{path}: golden table needs a 'rows' list")
+    return {"module": module, "rows": data["rows"]}
+
+
+def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *, step_timeout: float = STEP_TIMEOUT,
+               deadline_s: float = 600.0, whole_box: bool = False, steps_per_fork: int = STEPS_PER_FORK) -> dict[str, Any]:
+    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value."""
+    picked = []
+    for n in rows:
+        row = table["rows"][n]
+        picked.append({"n": n, "files_in": row.get("files_in") or {},
+                       "steps": [{"argv": st["argv"], "stdin": st.get("stdin"), "read": sorted(st.get("files") or {})}
+                                 for st in row["steps"]]})
+    return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
+            "deadline_s": deadline_s, "whole_box": whole_box, "steps_per_fork": steps_per_fork}
+
+
+def command(inputs: dict[str, Any]) -> str:
+    """The bash command that runs the driver on ``inputs`` (source and inputs on stdin, ``python3 -P``:
+    the workspace is not on the driver's own import path)."""
+    src = DRIVER.read_text() + f"\nINPUTS = {json.dumps(inputs)!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    if EOF_MARK in src:
+        raise SuiteError(f"golden table may not contain {EOF_MARK}")
+    return f"exec python3 -P - <<'{EOF_MARK}'\n{src}\n{EOF_MARK}\n"
+
+
+def parse(stdout: str) -> dict[int, dict[str, Any]] | None:
+    """The driver's results by row index, or None if it printed none (it died)."""
+    found = [ln for ln in stdout.splitlines() if ln.startswith(MARK)]
+    try:
+        rows = jsonbound.loads(found[-1][len(MARK):])["rows"]
+        return {int(r["n"]): r for r in rows}
+    except (IndexError, ValueError, KeyError, TypeError):
+        return None
+
+
+@dataclass
+class Graded:
+    """A table's verdict: the summary (the shape ``summarize`` reads) and the first box's result."""
+
+    summary: dict[str, Any] | None
+    box: Any  # the fast path's SandboxResult (exit code, tails, duration, memory cap)
+
+
+def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: float, whole_box: bool,
+          step_timeout: float = STEP_TIMEOUT, confirm_timeout: float = CONFIRM_TIMEOUT,
+          steps_per_fork: int = STEPS_PER_FORK) -> Graded:
+    """Run ``table`` through ``run_box(command) -> SandboxResult`` (the check's box, called once for the
+    fast path and again only for rows that disagree) and compare outside the box."""
+    rows = table["rows"]
+    deadline = max(1.0, timeout - 5.0)
+    first = run_box(command(box_inputs(table, range(len(rows)), "fork", step_timeout=step_timeout,
+                                       deadline_s=deadline, whole_box=whole_box, steps_per_fork=steps_per_fork)))
+    got = parse(first.stdout_tail)
+    if got is None:
+        return Graded(None, first)
+    disagree = [n for n in range(len(rows)) if row_problem(rows[n], got.get(n), step_timeout)]
+    failed: list[dict[str, Any]] = []
+    batch, rest = disagree[:CONFIRM_CAP], disagree[CONFIRM_CAP:]
+    while batch:
+        again = run_box(command(box_inputs(table, batch, "subproc", step_timeout=confirm_timeout, deadline_s=deadline,
+                                           whole_box=whole_box)))
+        confirmed = parse(again.stdout_tail) or {}
+        for n in batch:
+            why = row_problem(rows[n], confirmed.get(n), confirm_timeout)
+            if why is not None:
+                failed.append({"id": rows[n]["id"], "req": rows[n].get("req", []), **why})
+        batch, rest = ([], rest) if failed else (rest[:CONFIRM_CAP], rest[CONFIRM_CAP:])
+    return Graded({"rows": len(rows), "failed": failed, "unconfirmed": len(rest)}, first)
+
+
+def summarize(summary: dict[str, Any] | None, exit_code: int | None = None) -> tuple[bool, str]:
+    """(passed, one-line detail) from a :func:`grade` summary; no summary is a failure."""
+    if summary is None:
+        return False, f"driver gave no result (exit {exit_code}); the check's box was killed"
+    rows, failed, unconfirmed = int(summary["rows"]), list(summary["failed"]), int(summary["unconfirmed"])
+    if not failed:
+        return True, f"{rows}/{rows} golden rows match"
+    shown = "; ".join(f"{f['id']} `{' '.join(f['argv'])}`: {f['problem']}" for f in failed[:MAX_SHOWN])
+    more = len(failed) - MAX_SHOWN + unconfirmed
+    return False, (f"{len(failed) + unconfirmed}/{rows} golden rows differ: {shown}"
+                   + (f" (+{more} more)" if more > 0 else ""))

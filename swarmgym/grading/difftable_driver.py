@@ -1,0 +1,588 @@
+"""Differential-check driver: runs a golden table's *inputs* against ``python3 -m MODULE`` (stdlib only).
+
+This file is not imported by swarmgym: :mod:`swarmgym.grading.difftable` sends its source, with the inputs
+appended, to ``python3 -P -`` inside the check box, in the workspace.  The driver never holds an
+expected value: it gets each row's argv (``{db}`` / ``{dir}`` placeholders), stdin, input files
+(``files_in``) and the paths of the files to read back, runs the steps, and prints what came out as
+one JSON line; the harness compares it with the golden values outside the box.
+
+Modes:
+
+- ``fork`` (the fast path): rows run in processes forked from the driver — consecutive rows up to
+  ``steps_per_fork`` steps per process (``1``: a fork per row).  The process points fds 0/1/2 at each
+  step's stdin and capture files (so C-level writes and ``os._exit`` are captured), runs the step as
+  ``python3 -m`` would (``runpy``; ``SystemExit`` codes, an uncaught exception printed and exit 1,
+  non-daemon threads joined, ``atexit`` handlers run, stdout/stderr flushed), reads back the files
+  the step wrote, and resets what a fresh process would not have (every module the step imported,
+  ``sys.argv``/``path``/streams, the environment, the working folder, signal handlers).  A step that
+  ends its process (``os._exit``, a crash, a signal, the kernel at the memory cap), hangs past
+  ``step_timeout`` (killed), leaves a thread running or changes an imported module or the builtins
+  is followed by a fresh fork for the next step; a step's outcome comes back over a pipe.  Whatever
+  a row does stays in its process: the driver (non-dumpable, so no row reaches its memory or fds
+  through ``/proc``) kills what the process left — every other process of a bwrap box, else its
+  process group — and goes on.  Before forking, the driver imports the common standard-library
+  modules the app's sources import and compiles the app's sources (parsed and compiled, never run),
+  so a step starts faster than a fresh interpreter.
+- ``subproc``: every step is a real ``python3 -m MODULE`` subprocess (the confirmation pass for rows
+  that disagreed, and the slow baseline benchmarks/suite.py measures).
+
+Running as ``python3 -P`` keeps the workspace off the driver's own import path (an app's ``json.py``
+cannot hijack the driver); a step puts the workspace first on ``sys.path`` as ``python3 -m`` does,
+and forgets the modules the driver imported that the workspace shadows.
+
+Output: ``MARK {"rows": [{"n", "steps": [{"code", "timeout", "out", "err", "out_cut", "err_cut",
+"files": {PATH: {"text": T} | {"missing": true} | {"error": E}}}]} | {"n", "skipped": true}]}``.
+"""
+import sys
+
+STARTUP = frozenset(sys.modules)  # what a real interpreter has imported before it runs the module
+
+import ast  # noqa: E402 - after STARTUP on purpose
+import atexit  # noqa: E402
+import importlib.machinery  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import runpy  # noqa: E402
+import select  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+
+MARK = "SWARMGYM-DIFF "  # the harness reads the last line that starts with it (swarmgym.grading.difftable.MARK)
+CAP = 64 * 1024  # bytes kept of a step's stdout (head) and stderr (tail)
+BUDGET = 4 * 1024 * 1024  # bytes of output kept over the whole table; past it each stream keeps 4 KB
+FILE_CAP = 1024 * 1024  # largest file read back
+WARM = {"argparse", "array", "base64", "bisect", "calendar", "collections", "contextlib", "copy", "csv", "dataclasses",
+        "datetime", "decimal", "enum", "fnmatch", "fractions", "functools", "glob", "hashlib", "heapq", "io",
+        "itertools", "json", "locale", "logging", "math", "numbers", "operator", "os", "pathlib", "random", "re",
+        "secrets", "shlex", "shutil", "sqlite3", "statistics", "string", "struct", "sys", "tempfile", "textwrap",
+        "time", "traceback", "typing", "unicodedata", "uuid", "zlib"}
+COMPILED: dict = {}  # source path -> ((mtime_ns, size), code): the app's sources, compiled before forking
+_kept = [0]
+_get_code = importlib.machinery.SourceFileLoader.get_code
+
+
+def _precompiled_get_code(self, fullname):
+    path = self.get_filename(fullname)
+    hit = COMPILED.get(path)
+    if hit is not None:
+        try:
+            st = os.stat(path)
+            if (st.st_mtime_ns, st.st_size) == hit[0]:
+                return hit[1]
+        except OSError:
+            pass
+    return _get_code(self, fullname)
+
+
+_PRCTL: list = []
+
+
+def _prctl_dumpable(flag):
+    try:
+        if not _PRCTL:
+            import ctypes
+
+            _PRCTL.append(ctypes.CDLL(None).prctl)
+        _PRCTL[0](4, flag, 0, 0, 0)  # PR_SET_DUMPABLE
+    except Exception:  # noqa: BLE001 - not Linux: the box's other walls still stand
+        pass
+
+
+def prepare(root, max_files=300, max_bytes=256 * 1024, max_dirs=2000):
+    """Compile the app's sources and import the common standard-library modules they import —
+    parsed and compiled here, never run."""
+    names = set()
+    for top, dirs, files in os.walk(root):
+        max_dirs -= 1
+        if max_dirs <= 0:
+            break
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+        for f in files:
+            if not f.endswith(".py") or max_files <= 0:
+                continue
+            max_files -= 1
+            path = os.path.join(top, f)
+            try:
+                st = os.stat(path)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+                    continue
+                with open(path, "rb") as fh:
+                    tree = ast.parse(fh.read(), filename=path)
+                COMPILED[path] = ((st.st_mtime_ns, st.st_size), compile(tree, path, "exec", dont_inherit=True))
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(a.name.split(".")[0] for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names.add(node.module.split(".")[0])
+    importlib.machinery.SourceFileLoader.get_code = _precompiled_get_code
+    for name in sorted((names & WARM) - shadowed(root, names)):
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - a module that does not import here: the row will say so
+            pass
+
+
+def shadowed(root, names):
+    """Those of ``names`` the workspace itself provides (``name.py`` or a ``name/`` folder at its top):
+    for the app they are its own modules, as under ``python3 -m``."""
+    return {n for n in names if os.path.isfile(os.path.join(root, n + ".py")) or os.path.isdir(os.path.join(root, n))}
+
+
+def forget_shadowed(root):
+    """Drop the modules imported since start-up whose names the workspace shadows (so the app
+    imports its own, as a fresh ``python3 -m`` would)."""
+    tops = {name.split(".")[0] for name in sys.modules if name not in STARTUP}
+    for top in shadowed(root, tops):
+        for name in [m for m in sys.modules if m == top or m.startswith(top + ".")]:
+            del sys.modules[name]
+
+
+def exit_code(code):
+    """What the interpreter exits with for ``SystemExit(code)``."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        print(code, file=sys.stderr)
+    except Exception:  # noqa: BLE001
+        pass
+    return 1
+
+
+def std_stream(fd, like):
+    """A text stream on ``fd`` made like the interpreter made ``like`` (this process's own stdin,
+    stdout or stderr, on the same kind of file): encoding, errors, buffering (``-u`` /
+    ``PYTHONUNBUFFERED``), line buffering."""
+    raw = io.FileIO(fd, "r" if fd == 0 else "w", closefd=False)
+    if isinstance(like.buffer, io.RawIOBase):  # unbuffered
+        buf = raw
+    else:
+        buf = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
+    return io.TextIOWrapper(buf, encoding=like.encoding, errors=like.errors, line_buffering=like.line_buffering,
+                            write_through=like.write_through)
+
+
+def run_step(module, argv, cwd, streams):
+    """One step in this (forked) process, as ``python3 -m module argv`` on fds 0/1/2: its exit code."""
+    sys.stdin, sys.stdout, sys.stderr = (std_stream(fd, like) for fd, like in enumerate(streams))
+    sys.argv = [module, *argv]
+    sys.path.insert(0, cwd)
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as e:
+        code = exit_code(e.code)
+    except BaseException:  # noqa: BLE001 - what the interpreter does with an uncaught exception
+        traceback.print_exc()
+        code = 1
+    for t in threading.enumerate():  # the interpreter joins non-daemon threads before it exits
+        if t is not threading.current_thread() and not t.daemon:
+            try:
+                t.join()
+            except BaseException:  # noqa: BLE001
+                pass
+    try:
+        atexit._run_exitfuncs()
+        atexit._clear()
+    except BaseException:  # noqa: BLE001
+        pass
+    for s in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):  # __stdout__ writes to fd 1 too
+        try:
+            if s is not None:
+                s.flush()
+        except BaseException:  # noqa: BLE001 - as python3: an unflushable stdout is exit 120
+            code = 120 if s is sys.stdout and code == 0 else code
+    return code
+
+
+def fingerprint():
+    """What a step must not change for the next step to run in the same process: the attributes of
+    every module already imported (their count) and the builtins (their identities)."""
+    import builtins
+
+    return (tuple(len(getattr(m, "__dict__", ())) for m in list(sys.modules.values())),
+            tuple(map(id, vars(builtins).values())))
+
+
+def steps_process(module, plan, first, io, status):
+    """A forked process running steps ``first``… of ``plan`` (one row's or several rows'), each
+    reported as ``S i`` / ``E i code dirty`` on ``status``, the files it wrote read back into its
+    fd 3; after each step it resets what a fresh process would not have.  A step that leaves a thread
+    running or changes an imported module or the builtins ends the process: the next step gets a
+    fresh one."""
+    code = 0
+    try:
+        os.setsid()
+        _prctl_dumpable(1)
+        try:
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write("1000")  # at the box's memory cap the kernel kills a row, not the driver
+        except OSError:
+            pass
+        cwd = os.getcwd()
+        forget_shadowed(cwd)
+        streams = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
+        modules, path, environ = dict(sys.modules), list(sys.path), dict(os.environ)
+        handlers = {n: signal.getsignal(n) for n in signal.valid_signals() if n not in (signal.SIGKILL, signal.SIGSTOP)}
+        before, me = fingerprint(), os.getpid()
+        for i in range(first, len(plan)):
+            for target, fd in enumerate(io[i][:3]):
+                os.dup2(fd, target)
+            os.write(status, f"S {i}\n".encode())
+            rc = run_step(module, plan[i]["argv"], cwd, streams)
+            if os.getpid() != me:  # a process the step forked came back here: its program is over
+                os._exit(rc)
+            os.write(io[i][3], json.dumps({p: read_back(p) for p in plan[i]["read"]}).encode())
+            sys.modules.clear()  # what the step imported is gone, as in a fresh process
+            sys.modules.update(modules)
+            dirty = any(t is not threading.current_thread() for t in threading.enumerate()) or fingerprint() != before
+            os.write(status, f"E {i} {rc} {int(dirty)}\n".encode())
+            if dirty:
+                break
+            sys.path = list(path)
+            os.environ.clear()
+            os.environ.update(environ)
+            os.chdir(cwd)
+            for n, h in handlers.items():
+                if h is not None and signal.getsignal(n) is not h:
+                    signal.signal(n, h)
+    except BaseException:  # noqa: BLE001 - the step's outcome is already reported, or its start
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def ancestors():
+    """This process and every ancestor (never swept)."""
+    out, pid = set(), os.getpid()
+    while pid > 0 and pid not in out:
+        out.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def sweep(keep, pgid, whole_box):
+    """Kill what a row left: every other live process of the box (in a bwrap box: its own PID
+    namespace), else the row's process group; reap our own children."""
+    for _ in range(200):
+        if pgid > 1:  # never killpg(1) or below: that would mean every process there is
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except OSError:
+                pass
+        left = []
+        if whole_box:
+            for name in os.listdir("/proc"):
+                if name.isdigit() and int(name) not in keep:
+                    try:
+                        with open(f"/proc/{name}/stat") as f:
+                            state = f.read().rsplit(")", 1)[1].split()[0]
+                    except (OSError, IndexError):
+                        continue
+                    if state not in ("Z", "X"):
+                        left.append(int(name))
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        if not left:
+            return
+        time.sleep(0.002)
+
+
+def read_capture(fd, head):
+    """A step's captured stream: (text, cut?) — its head (stdout) or tail (stderr), at most the step
+    cap (4 KB once the table's budget is spent)."""
+    size = os.fstat(fd).st_size
+    cap = CAP if _kept[0] < BUDGET else 4096
+    os.lseek(fd, 0 if head else max(0, size - cap), os.SEEK_SET)
+    chunks, want = [], min(size, cap)
+    while want > 0:
+        b = os.read(fd, want)
+        if not b:
+            break
+        chunks.append(b)
+        want -= len(b)
+    data = b"".join(chunks)
+    _kept[0] += len(data)
+    return data.decode("utf-8", "replace"), size > cap
+
+
+def read_back(path):
+    """A file a step wrote (regular files only, never a FIFO or device; at most FILE_CAP bytes)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return {"missing": True}
+    except OSError as e:
+        return {"error": e.strerror or str(e)}
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return {"error": "not a regular file"}
+        data = os.read(fd, FILE_CAP + 1)
+    finally:
+        os.close(fd)
+    if len(data) > FILE_CAP:
+        return {"error": f"larger than {FILE_CAP} bytes"}
+    try:
+        return {"text": data.decode("utf-8")}
+    except UnicodeDecodeError as e:
+        return {"error": str(e)}
+
+
+_IO: list = []  # reusable (stdin, stdout, stderr, files read back) fds per step of a batch
+
+
+def open_io(scratch, n, stdin):
+    """Step ``n``'s (stdin, stdout, stderr, files) fds, emptied: its stdin text in a file, three empty
+    capture files (opened once per step index and reused from batch to batch)."""
+    while len(_IO) <= n:
+        k = len(_IO)
+        _IO.append([os.open(os.path.join(scratch, f"{k}.{x}"), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+                    for x in ("in", "out", "err", "files")])
+    fds = _IO[n]
+    for fd in fds:
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+    if stdin:
+        os.write(fds[0], stdin.encode("utf-8"))
+        os.lseek(fds[0], 0, os.SEEK_SET)
+    return fds
+
+
+def files_read(fd, paths):
+    """The files a step wrote, as the step's process read them back (or read now, if it died first)."""
+    if not paths:
+        return {}
+    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        got = json.loads(os.read(fd, 8 * FILE_CAP * len(paths) + 4096) or b"null")
+    except ValueError:
+        got = None
+    if not isinstance(got, dict):
+        got = {p: read_back(p) for p in paths}
+    return {p: got.get(p) if isinstance(got.get(p), dict) else {"error": "not read back"} for p in paths}
+
+
+def _fork(keep, whole_box):
+    for _ in range(3):
+        try:
+            return os.fork()
+        except OSError:  # the box is at its process cap: what a row left is being swept
+            sweep(keep, -1, whole_box)
+            time.sleep(0.05)
+    return None
+
+
+def fork_steps(module, plan, io, timeout, keep, whole_box):
+    """Every step of ``plan`` on the fast path: [(code, timed out?)] (None: the step did not run)."""
+    out = [(None, False)] * len(plan)
+    first = 0
+    while first < len(plan):
+        r, w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = _fork(keep, whole_box)
+        if pid == 0:
+            os.close(r)
+            wanted = {w, *(fd for fds in io[first:] for fd in fds)}
+            for fd in range(3, 1 + max(wanted)):
+                if fd not in wanted:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            os.closerange(max(wanted) + 1, 65536)
+            steps_process(module, plan, first, io, w)
+        os.close(w)
+        if pid is None:
+            os.close(r)
+            os.write(io[first][2], b"swarmgym: the driver could not fork a process for this step\n")
+            first += 1
+            continue
+        first = _follow(pid, r, first, len(plan), timeout, out)
+        os.close(r)
+        sweep(keep, pid, whole_box)
+    return out
+
+
+def _follow(pid, r, first, n, timeout, out):
+    """Read a row process's step reports until it ends; record each step; the next step to run."""
+    running, ended, buf, gone = None, first - 1, b"", False
+    deadline = time.monotonic() + timeout
+    try:
+        pidfd = os.pidfd_open(pid)  # the process's end, even while a grandchild keeps the pipe open
+    except (AttributeError, OSError):
+        pidfd = None
+    os.set_blocking(r, False)
+    try:
+        while not gone:
+            left = deadline - time.monotonic()
+            ready = select.select([r] + ([pidfd] if pidfd is not None else []), [], [], left)[0] if left > 0 else []
+            if not ready:  # the step ran out of time: kill the row's process, the next step gets a fresh one
+                _kill(pid)
+                os.waitpid(pid, 0)
+                step = running if running is not None else ended + 1
+                if step < n:
+                    out[step] = (-signal.SIGKILL, True)
+                return step + 1
+            gone = pidfd in ready
+            try:
+                chunk = os.read(r, 65536)
+            except BlockingIOError:
+                chunk = b"" if gone else None
+            if chunk is None:
+                continue
+            gone = gone or not chunk
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            buf = buf[-256:]  # a report line is short: anything longer is noise
+            for line in lines:
+                parts = line.split()
+                if len(parts) == 2 and parts[0] == b"S" and parts[1] == str(ended + 1).encode() and running is None:
+                    running, deadline = ended + 1, time.monotonic() + timeout
+                elif len(parts) == 4 and parts[0] == b"E" and running is not None and parts[1] == str(running).encode():
+                    try:
+                        out[running] = (int(parts[2]), False)
+                    except ValueError:
+                        out[running] = (None, False)
+                    ended, running = running, None
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+    status = os.waitpid(pid, 0)[1]
+    step = running if running is not None else ended + 1
+    if running is not None or ended + 1 == first:  # the process ended inside a step (or before the first)
+        if step < n:
+            out[step] = (os.waitstatus_to_exitcode(status), False)
+        return step + 1
+    return ended + 1
+
+
+def _kill(pid):
+    for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            kill()
+        except OSError:
+            pass
+
+
+def subproc_steps(module, plan, io, timeout, keep, whole_box):
+    """Every step of ``plan`` as a real ``python3 -m`` subprocess: [(code, timed out?)]."""
+    out = []
+    for i, step in enumerate(plan):
+        try:
+            p = subprocess.Popen([sys.executable, "-m", module, *step["argv"]], stdin=io[i][0], stdout=io[i][1],
+                                 stderr=io[i][2], start_new_session=True)
+        except OSError as e:
+            os.write(io[i][2], f"swarmgym: cannot start python3 -m {module}: {e}\n".encode())
+            out.append((None, False))
+            continue
+        try:
+            out.append((p.wait(timeout), False))
+        except subprocess.TimeoutExpired:
+            _kill(p.pid)
+            out.append((p.wait(), True))
+        sweep(keep, p.pid, whole_box)
+        os.write(io[i][3], json.dumps({f: read_back(f) for f in step["read"]}).encode())
+    return out
+
+
+def run_batch(module, rows, mode, timeout, base, keep, whole_box):
+    """Rows (each in a fresh folder for ``{db}`` / ``{dir}``) through one planned run of their steps."""
+    dirs, plan = [], []
+    try:
+        for row in rows:
+            rowdir = tempfile.mkdtemp(prefix="row-", dir=base)
+            dirs.append(rowdir)
+
+            def subst(s, d=rowdir):
+                return s.replace("{db}", os.path.join(d, "t.db")).replace("{dir}", d)
+
+            for path, text in (row.get("files_in") or {}).items():
+                with open(subst(path), "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
+            plan += [{"row": row["n"], "argv": [subst(a) for a in st["argv"]], "stdin": st.get("stdin"),
+                      "read": [subst(p) for p in st.get("read") or []], "names": list(st.get("read") or [])}
+                     for st in row["steps"]]
+        io = [open_io(base, i, st["stdin"]) for i, st in enumerate(plan)]
+        outcomes = (fork_steps if mode == "fork" else subproc_steps)(module, plan, io, timeout, keep, whole_box)
+        results = {row["n"]: {"n": row["n"], "steps": []} for row in rows}
+        for st, fds, (code, timed_out) in zip(plan, io, outcomes):
+            out, out_cut = read_capture(fds[1], head=True)
+            err, err_cut = read_capture(fds[2], head=False)
+            files = files_read(fds[3], st["read"])
+            results[st["row"]]["steps"].append({"code": code, "timeout": timed_out, "out": out, "err": err,
+                                                "out_cut": out_cut, "err_cut": err_cut,
+                                                "files": {name: files[p] for name, p in zip(st["names"], st["read"])}})
+        return [results[row["n"]] for row in rows]
+    finally:
+        for d in dirs:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def batches(rows, steps_per_fork):
+    """Consecutive rows whose steps add up to at most ``steps_per_fork`` (a longer row alone)."""
+    batch, size = [], 0
+    for row in rows:
+        n = len(row["steps"])
+        if batch and size + n > steps_per_fork:
+            yield batch
+            batch, size = [], 0
+        batch.append(row)
+        size += n
+    if batch:
+        yield batch
+
+
+def main(inputs):
+    """Run ``inputs`` ({module, mode, rows, step_timeout, deadline_s, whole_box, steps_per_fork});
+    print the results."""
+    _prctl_dumpable(0)
+    mode, module = inputs.get("mode", "fork"), inputs["module"]
+    if mode == "fork":
+        prepare(os.getcwd())
+    keep, whole_box = ancestors(), bool(inputs.get("whole_box"))
+    deadline = time.monotonic() + float(inputs.get("deadline_s", 600))
+    timeout = float(inputs.get("step_timeout", 10))
+    per_fork = int(inputs.get("steps_per_fork", 1)) if mode == "fork" else 1
+    base = tempfile.mkdtemp(prefix="swarmgym-diff-")
+    results = []
+    try:
+        for batch in batches(inputs["rows"], per_fork):
+            if time.monotonic() >= deadline:
+                results += [{"n": row["n"], "skipped": True} for row in batch]
+                continue
+            results += run_batch(module, batch, mode, timeout, base, keep, whole_box)
+    finally:
+        for fds in _IO:
+            for fd in fds:
+                os.close(fd)
+        shutil.rmtree(base, ignore_errors=True)
+    sys.stdout.write(MARK + json.dumps({"rows": results}) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+INPUTS = None  # the sender appends: INPUTS = '...'; sys.exit(main(json.loads(INPUTS)))

@@ -1,0 +1,180 @@
+"""The golden-table driver runs rows the way ``python3 -m`` would, in the real check box, one row's
+trouble staying in that row: exits (``os._exit`` after a flush is a normal exit), crashes, hangs, fork
+bombs and memory hogs fail only their own row, and the golden values never enter the box."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from swarmgym.grading import difftable
+from swarmgym.grading.checks import check_box, run_check
+from swarmgym.config import load_config
+from swarmgym.suitekit.suite import Check
+from tests.support.hostile import require_bwrap
+
+TOY = textwrap.dedent('''
+    import atexit, os, sys, threading, time
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "echo":
+        print(" ".join(args))
+    elif cmd == "exit-after-flush":
+        print("bye")
+        sys.stdout.flush()
+        os._exit(0)
+    elif cmd == "exit-code":
+        print("partial", flush=True)
+        os._exit(3)
+    elif cmd == "unflushed-exit":
+        print("lost")
+        os._exit(0)
+    elif cmd == "c-write":
+        os.write(1, b"raw bytes\\n")
+        os.write(2, b"raw err\\n")
+    elif cmd == "sysexit-message":
+        sys.exit("error: bad input")
+    elif cmd == "sysexit-256":
+        sys.exit(256)
+    elif cmd == "raise":
+        raise ValueError("boom")
+    elif cmd == "atexit":
+        atexit.register(lambda: print("atexit ran"))
+        print("main")
+    elif cmd == "thread":
+        threading.Thread(target=lambda: (time.sleep(0.2), print("thread done"))).start()
+    elif cmd == "stdin":
+        print(sys.stdin.read().upper(), end="")
+    elif cmd == "write":
+        with open(args[0], "w") as f:
+            f.write("a,b\\n1,2\\n")
+    elif cmd == "hang":
+        time.sleep(3600)
+    elif cmd == "bomb":
+        while True:
+            os.fork()
+    elif cmd == "hog":
+        b = bytearray(3 << 30)
+    elif cmd == "count":
+        n = int(os.environ.get("TOY_COUNT", "0")) + 1
+        os.environ["TOY_COUNT"] = str(n)
+        print(n)
+''')
+
+
+def row(rid, *steps, files_in=None):
+    out = {"id": rid, "req": [], "steps": list(steps)}
+    if files_in:
+        out["files_in"] = files_in
+    return out
+
+
+def step(argv, exit=0, out="exact", stdout="", **kw):
+    return {"argv": argv, "exit": exit, "out": out, "stdout": stdout, **kw}
+
+
+GOOD = [
+    row("echo", step(["echo", "hi", "there"], stdout="hi there\n")),
+    row("exit-after-flush", step(["exit-after-flush"], stdout="bye\n")),
+    row("exit-code", step(["exit-code"], exit=3, stdout="partial\n")),
+    row("unflushed-exit", step(["unflushed-exit"], out="any")),  # what python3 prints here depends on PYTHONUNBUFFERED
+    row("c-write", step(["c-write"], stdout="raw bytes\n")),
+    row("sysexit-message", step(["sysexit-message"], exit=1, out="any", err="error:")),
+    row("sysexit-256", step(["sysexit-256"], exit=0)),
+    row("atexit", step(["atexit"], stdout="main\natexit ran\n")),
+    row("thread", step(["thread"], stdout="thread done\n")),
+    row("stdin", step(["stdin"], stdin="abc\n", stdout="ABC\n")),
+    row("files", step(["write", "{dir}/out.csv"], files={"{dir}/out.csv": {"csv": [["a", "b"], ["1", "2"]]}})),
+    row("files-in", step(["echo", "x"], stdout="x\n", files={"{dir}/seed.txt": {"text": "seed\n"}}),
+        files_in={"{dir}/seed.txt": "seed\n"}),
+    row("fresh-process-per-step", step(["count"], stdout="1\n"), step(["count"], stdout="1\n")),
+]
+
+
+@pytest.fixture
+def toy(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / "toy").mkdir(parents=True)
+    (ws / "toy" / "__init__.py").write_text("")
+    (ws / "toy" / "__main__.py").write_text(TOY)
+    return ws
+
+
+def grade(tmp_path, ws, rows, **kw):
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap", "checks.max_procs": 64})
+    box = check_box(cfg, ws, 120)
+    return difftable.grade({"module": "toy", "rows": rows}, lambda c: box(c, difftable.RESULT_CAP), timeout=120,
+                           whole_box=True, **kw)
+
+
+def test_a_correct_app_passes_every_row_including_os_exit_after_a_flush(tmp_path, toy):
+    graded = grade(tmp_path, toy, GOOD)
+    assert graded.summary == {"rows": len(GOOD), "failed": [], "unconfirmed": 0}
+    assert difftable.summarize(graded.summary) == (True, f"{len(GOOD)}/{len(GOOD)} golden rows match")
+
+
+@pytest.mark.parametrize("per_fork", [1, 32])
+def test_the_fast_path_agrees_with_real_subprocesses_on_every_row(tmp_path, toy, per_fork):
+    """No confirmation needed: the fork path alone sees what ``python3 -m`` shows (a fork per row, or rows sharing one)."""
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
+    box = check_box(cfg, toy, 120)
+    table = {"module": "toy", "rows": GOOD}
+    outs = {}
+    for mode in ("fork", "subproc"):
+        inputs = difftable.box_inputs(table, range(len(GOOD)), mode, whole_box=True, steps_per_fork=per_fork)
+        outs[mode] = difftable.parse(box(difftable.command(inputs), difftable.RESULT_CAP).stdout_tail)
+    for n, r in enumerate(GOOD):
+        for a, b in zip(outs["fork"][n]["steps"], outs["subproc"][n]["steps"]):
+            assert (a["code"], a["out"], a["files"]) == (b["code"], b["out"], b["files"]), r["id"]
+
+
+def test_a_row_that_hangs_forkbombs_hogs_or_crashes_fails_alone(tmp_path, toy):
+    bad = [row("hang", step(["hang"])), row("bomb", step(["bomb"])), row("hog", step(["hog"])),
+           row("raise", step(["raise"]))]
+    rows = [GOOD[0], *bad, GOOD[1], GOOD[-1]]
+    graded = grade(tmp_path, toy, rows, step_timeout=2, confirm_timeout=3)
+    failed = {f["id"]: f["problem"] for f in graded.summary["failed"]}
+    assert set(failed) == {"hang", "bomb", "hog", "raise"}, failed
+    assert failed["hang"] == "timed out after 3 s" and failed["raise"] == "printed a Python traceback"
+    ok, detail = difftable.summarize(graded.summary)
+    assert not ok and detail.startswith("4/7 golden rows differ: hang `hang`: timed out after 3 s;")
+
+
+def test_the_box_gets_inputs_only_never_a_golden_value():
+    table = {"module": "toy", "rows": [row("r", step(["echo", "in"], stdout="GOLDEN-OUT\n", err="GOLDEN-ERR",
+                                                    files={"{dir}/o.csv": {"csv": [["GOLDEN-CELL"]]}}))]}
+    cmd = difftable.command(difftable.box_inputs(table, [0]))
+    assert "GOLDEN" not in cmd and "{dir}/o.csv" in cmd and '"in"' in cmd
+
+
+def test_a_failing_row_names_its_input_and_what_came_out_through_run_check(tmp_path, toy):
+    require_bwrap()
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    rows = [GOOD[0], row("wrong", step(["echo", "2"], stdout="3\n"))]
+    (suite / "t.json").write_text(json.dumps({"rows": rows}))
+    check = Check(name="golden", kind="differential", table="t.json", module="toy")
+    check._root = suite
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
+    res = run_check(check, toy, cfg)
+    assert not res.passed and res.detail == "1/2 golden rows differ: wrong `echo 2`: stdout '2\\n', want '3\\n' (exact)"
+    assert json.loads(res.stdout_tail)["failed"][0]["id"] == "wrong"
+
+
+def test_table_inputs_of_a_row_land_in_its_own_folder(tmp_path, toy):
+    rows = [row("a", step(["echo", "{dir}"], out="any"), files_in={"{dir}/f": "1"}),
+            row("b", step(["write", "{db}"], files={"{db}": {"text": "a,b\n1,2\n"}, "{dir}/f": {"absent": True}}))]
+    graded = grade(tmp_path, toy, rows)
+    assert graded.summary["failed"] == []
+    assert not list(Path(toy).rglob("t.db"))  # {db} is the row's scratch folder, never the workspace
+
+
+def test_a_result_line_nested_past_any_decoder_is_no_result_not_a_recursion_error():
+    # the app shares the driver's stdout: it can print the result mark itself, 100,000 "[" deep
+    hostile = "noise\n" + difftable.MARK + '{"rows": ' + "[" * 100_000 + "\n"
+    assert difftable.parse(hostile) is None
+    fine = difftable.MARK + json.dumps({"rows": [{"n": 0, "exit": 0, "stdout": "ok"}]})
+    assert difftable.parse(hostile + fine + "\n") == {0: {"n": 0, "exit": 0, "stdout": "ok"}}
