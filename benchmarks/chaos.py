@@ -44,9 +44,9 @@ from swarmgym.config import load_config  # noqa: E402
 from swarmgym.models import LedgerRecord  # noqa: E402
 from swarmgym.queue import deadhosts, dispatch, durable, keys, liveness  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
+from swarmgym.queue.redis_util import for_config  # noqa: E402
 from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
 from swarmgym.testing.localredis import LocalRedis  # noqa: E402
-from swarmgym.queue.redis_util import for_config  # noqa: E402
 
 KINDS = ["kill_host", "stop_host", "kill_coordinator", "restart_redis", "ledger_full"]
 FILL_SECS = 20.0

@@ -36,12 +36,11 @@ from swarmgym.config import load_config  # noqa: E402
 from swarmgym.ledger import Ledger, campaign_job_id  # noqa: E402
 from swarmgym.queue import dispatch, store  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
-from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
 from swarmgym.suitekit.suite import load_suite  # noqa: E402
-from swarmgym.workers.sampler import HostSampler  # noqa: E402
-
+from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
 from swarmgym.testing.localredis import LocalRedis  # noqa: E402
+from swarmgym.workers.sampler import HostSampler  # noqa: E402
 
 SCALES = [0.004, 0.05, 0.004, 0.2, 0.004, 0.6, 0.004, 0.05, 0.2, 0.004]  # heterogeneous swarm durations
 

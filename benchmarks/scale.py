@@ -47,10 +47,10 @@ from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.models import JobSpec
 from swarmgym.queue import dispatch, keys, store
 from swarmgym.queue.app import make_app
-from swarmgym.testing.localfleet import LocalFleet
-from swarmgym.testing.localredis import LocalRedis
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suitekit.suite import load_suite
+from swarmgym.testing.localfleet import LocalFleet
+from swarmgym.testing.localredis import LocalRedis
 
 VARIANT = "scale"
 SUITE = {"name": "scale-v1", "description": "one file, one check (benchmarks/scale.py)", "specs": [{

@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rich.console import Console
 from rich.table import Table
 
+from swarmgym.config import load_config
 from swarmgym.grading import difftable
 from swarmgym.grading.checks import run_checks
-from swarmgym.config import load_config
 from swarmgym.isolation.sandbox import Limits, run_sandboxed
 from swarmgym.suitekit.suite import load_suite, materialize
 

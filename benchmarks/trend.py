@@ -122,9 +122,9 @@ def dropped_fleet(drop: float, suite: str, tier: str, out: Path) -> tuple[Path, 
 def one_repetition(args: tuple) -> list[str]:
     """Verdicts of every night of one repetition (a fresh home and ledger)."""
     rep, nights, drop_at, suite, tier, fleet_file = args
+    from swarmgym.campaigns.finalize import finish
     from swarmgym.campaigns.plan import Campaign, arm_seed, job_seed
     from swarmgym.config import load_config
-    from swarmgym.campaigns.finalize import finish
     from swarmgym.ledger import Ledger
     from swarmgym.models import JobSpec, LedgerRecord, Provenance
 

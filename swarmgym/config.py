@@ -16,10 +16,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swarmgym.core.errors import ConfigError
+from swarmgym.core.yamlfile import read_yaml
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.suitekit.suite import packaged_suites_dir
-from swarmgym.core.yamlfile import read_yaml
-
 
 
 class _Section(BaseModel):

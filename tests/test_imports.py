@@ -24,3 +24,17 @@ def test_config_is_in_no_import_cycle():
 
 def test_secret_rules_depend_on_nothing_else_in_swarmgym():
     assert imports()["swarmgym.trust.secrets"] == set()
+
+
+def test_the_cli_starts_without_the_broker_the_scientific_stack_or_the_sdks():
+    """Imports sit at the top of their modules, but for what keeps ``swarmgym --help`` quick: the CLI's command
+    modules reach Celery, Redis, SciPy/NumPy, psutil, Jinja and the Anthropic SDK only inside the command that
+    needs them."""
+    import subprocess
+    import sys
+
+    heavy = ["celery", "redis", "kombu", "scipy", "numpy", "psutil", "jinja2", "anthropic", "httpx"]
+    code = ("import sys, swarmgym.cli; print(' '.join(sorted({m.split('.')[0] for m in sys.modules} & set(%r))))"
+            % heavy)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == []

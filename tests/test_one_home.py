@@ -7,6 +7,7 @@ import re
 import click
 import pytest
 
+from swarmgym.campaigns.job import new_session_id
 from swarmgym.campaigns.plan import SEED_STRIDE, arm_seed, job_seed, new_campaign, new_campaign_id, plan_jobs
 from swarmgym.cli import cli
 from swarmgym.comparison.compare import Arm, new_compare, round_campaigns
@@ -14,7 +15,6 @@ from swarmgym.config import load_config
 from swarmgym.core.errors import ConfigError
 from swarmgym.core.ids import new_id
 from swarmgym.isolation import CHOICES
-from swarmgym.campaigns.job import new_session_id
 from swarmgym.suitekit.suite import load_suite
 
 STAMP = r"\d{8}-\d{6}"

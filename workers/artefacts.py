@@ -16,7 +16,11 @@ import os
 import tarfile
 from pathlib import Path
 
+from swarmgym.core.atomic import atomic_write_text
+from swarmgym.models import SessionDoc
+from swarmgym.reports.session import render_html
 from swarmgym.trust import safefs
+
 log = logging.getLogger(__name__)
 DERIVED = ("report.html",)  # rebuilt from session.json on arrival, never shipped
 
@@ -77,10 +81,6 @@ def _plain_member(m: tarfile.TarInfo, session_id: str) -> bool:
 
 def render_report(folder: Path) -> None:
     """Write ``report.html`` from the folder's ``session.json`` (the host left it out of the bundle)."""
-    from swarmgym.core.atomic import atomic_write_text
-    from swarmgym.models import SessionDoc
-    from swarmgym.reports.session import render_html
-
     doc_path = folder / "session.json"
     if not doc_path.is_file() or (folder / "report.html").exists():
         return

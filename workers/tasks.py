@@ -24,19 +24,19 @@ from celery import Task, shared_task
 from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_shutting_down
 
-from swarmgym.isolation import guard as swarm_guard
-from swarmgym.trust import hostkeys
 from swarmgym.core.errors import JobNotRun, SwarmgymError
 from swarmgym.core.hosts import host_of
-from swarmgym.models import ErrorInfo, JobResult, JobSpec
-from swarmgym.isolation.proctree import kill_with_group
-from swarmgym.queue import accept, deadhosts, keys, liveness, store
-from swarmgym.trust import signing
 from swarmgym.core.states import JobStatus
+from swarmgym.isolation import guard as swarm_guard
+from swarmgym.isolation.proctree import kill_with_group
+from swarmgym.models import ErrorInfo, JobResult, JobSpec
+from swarmgym.queue import accept, deadhosts, keys, liveness, store
 from swarmgym.queue.appconfig import app_config
 from swarmgym.queue.lease import JobLease, mark_leased
+from swarmgym.queue.lifecycle import local_suite_hash
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues
+from swarmgym.trust import hostkeys, signing
 from swarmgym.workers import artefacts
 from swarmgym.workers.sampler import HostSampler, summarize
 
@@ -250,8 +250,6 @@ def refuse_other_suite(task, r, cfg, spec: JobSpec, host: str) -> None:
     """A host whose suite hashes differently takes none of that suite's jobs from a shared queue: it puts
     the job back for another host and stops consuming the queue (``workers`` says why).  A job pinned to
     this host runs, and its error says which hashes differ."""
-    from swarmgym.queue.lifecycle import local_suite_hash
-
     have = local_suite_hash(cfg, spec.suite)
     queue = (task.request.delivery_info or {}).get("routing_key") or ""
     if have == spec.suite_hash or not queue.startswith("variant."):

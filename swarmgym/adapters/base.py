@@ -12,6 +12,9 @@ from typing import Literal, Mapping, Protocol, Sequence
 from swarmgym.adapters.runner import TAIL_CAP, run_process
 from swarmgym.collect.events import newest_log, read_events
 from swarmgym.collect.report import parse_report, report_from_events
+from swarmgym.isolation import resolve, swarm_policy
+from swarmgym.isolation.budget import workspace_breach
+from swarmgym.isolation.sandbox import scrubbed_env
 from swarmgym.models import RunOutcome
 
 
@@ -45,9 +48,6 @@ def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str,
     state folders) and read ``read_only`` besides the system's runtime; nothing else is there.  A cap
     the box hit (memory) or the workspace's size budget (``sandbox.workspace_mb``) is named in
     ``limits_hit``."""
-    from swarmgym.isolation import resolve, swarm_policy
-    from swarmgym.isolation.budget import workspace_breach
-
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
     backend = resolve(cfg.sandbox.backend, adapter) if cfg is not None else "none"
@@ -98,8 +98,6 @@ def base_env(cfg=None) -> dict[str, str]:
     The swarm runs model-written shell commands, so it gets no API key it does not need
     (``ANTHROPIC_API_KEY``, broker passwords, Flower logins stay here).
     """
-    from swarmgym.isolation.sandbox import scrubbed_env
-
     extra = set(cfg.secrets) if cfg else set()
     env = scrubbed_env(extra)
     for name in (cfg.swarm.pass_secrets if cfg else ()):

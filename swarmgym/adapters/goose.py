@@ -17,8 +17,8 @@ from typing import Mapping, Sequence
 
 from swarmgym.adapters.base import base_env, execute, merged_env
 from swarmgym.adapters.runner import resolve_binary
-from swarmgym.collect.traces import default_sessions_db
 from swarmgym.collect.goose_paths import config_hash, drop_config, fresh_root, job_root, sessions_db
+from swarmgym.collect.traces import default_sessions_db
 from swarmgym.models import RunOutcome
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import psutil
 
 from swarmgym.core.errors import AdapterError
-from swarmgym.isolation.guard import OWNER
 from swarmgym.isolation import Policy
+from swarmgym.isolation.guard import OWNER
 from swarmgym.isolation.proctree import descendants as _descendants
 from swarmgym.isolation.proctree import kill_tree
 from swarmgym.isolation.sandbox import Boxed, start_boxed, tail

@@ -21,8 +21,9 @@ from pathlib import Path
 
 from swarmgym.adapters.base import base_env, merged_env
 from swarmgym.adapters.goose import GooseAdapter
+from swarmgym.core.errors import UsageError
 from swarmgym.models import RunOutcome
-from swarmgym.sim.fleet import pool_path
+from swarmgym.sim.fleet import fleet_path, load_fleet, pool_path
 
 #: real seconds a simulated run may need beyond its simulated time (interpreter start-up, staging)
 START_GRACE_SECS = 60.0
@@ -38,8 +39,6 @@ def sim_command() -> list[str]:
 
 def scaled_timeout(timeout: float, env: Mapping[str, str]) -> float:
     """The real-time limit for a simulated run whose (simulated) limit is ``timeout`` seconds."""
-    from swarmgym.sim.fleet import load_fleet
-
     raw = env.get("SWARMGYM_SIM_TIME_SCALE")
     try:
         scale = float(raw) if raw not in (None, "") else load_fleet(env).time_scale
@@ -57,9 +56,6 @@ class SimAdapter(GooseAdapter):
         return sim_command()
 
     def preflight(self, variant: str) -> None:
-        from swarmgym.core.errors import UsageError
-        from swarmgym.sim.fleet import load_fleet
-
         fleet = load_fleet({**os.environ, **self.cfg.swarm.env})
         if variant not in fleet.variants:
             raise UsageError(f"--variant {variant!r}: the simulator's fleet has no such variant profile; "
@@ -101,6 +97,4 @@ class SimAdapter(GooseAdapter):
 
     def fleet_file(self, env: Mapping[str, str]) -> Path:
         """The fleet file this run reads (its hash goes into the record's provenance)."""
-        from swarmgym.sim.fleet import fleet_path
-
         return fleet_path(env)

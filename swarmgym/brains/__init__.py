@@ -8,7 +8,7 @@ validated JSON object out of any of them.
 """
 from __future__ import annotations
 
-from swarmgym.brains.base import Brain, Usage, get_brain, register_brain, BRAINS
+from swarmgym.brains.base import BRAINS, Brain, Usage, get_brain, register_brain
 from swarmgym.brains.jsonreply import ask_json, extract_one_json, strip_think
 
 __all__ = ["Brain", "Usage", "get_brain", "register_brain", "BRAINS", "ask_json", "extract_one_json", "strip_think"]

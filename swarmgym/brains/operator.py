@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from swarmgym.core.atomic import atomic_write_text
 from swarmgym.brains.base import Usage
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import BrainError
 
 if TYPE_CHECKING:

@@ -11,11 +11,16 @@ import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Callable
 
+from swarmgym.campaigns.finalize import finish as finish_campaign
+from swarmgym.campaigns.job import run_job
 from swarmgym.campaigns.plan import Campaign, flags_in_effect, load_campaign, new_campaign, plan_jobs
 from swarmgym.config import Config
+from swarmgym.core.hosts import host_name
 from swarmgym.isolation.guard import start as start_guard
-from swarmgym.campaigns.job import run_job
+from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.models import JobResult, JobSpec, LedgerRecord
+from swarmgym.reports import regenerate
+from swarmgym.trend.alarm import fire_for
 
 if TYPE_CHECKING:
     from swarmgym.trend.alarm import AlarmOutcome
@@ -31,8 +36,6 @@ def new_bench_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, suit
 
 
 def pending_jobs(cfg: Config, campaign: Campaign) -> list[JobSpec]:
-    from swarmgym.ledger import Ledger
-
     done = set(Ledger(cfg.ledger_dir).job_ids(campaign.campaign_id))
     return [j for j in campaign.jobs if j.job_id not in done]
 
@@ -48,9 +51,6 @@ def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
     """Run every pending job of ``campaign``; record each in the ledger as it ends; once every job is recorded,
     write the campaign record (cluster health and the change against its baseline), rewrite the reports
     and run the schedule's ``on_change`` alarm if the verdict asks for it."""
-    from swarmgym.ledger import Ledger, record_from_result
-    from swarmgym.reports import regenerate
-
     ledger = Ledger(cfg.ledger_dir)
     jobs = pending_jobs(cfg, campaign)
     results: list[JobResult] = []
@@ -85,9 +85,6 @@ def run_campaign(cfg: Config, campaign: Campaign, *, parallel: int = 1,
         if guard is not None:
             guard.terminate()
             guard.wait()
-    from swarmgym.trend.alarm import fire_for
-    from swarmgym.campaigns.finalize import finish as finish_campaign
-    from swarmgym.core.hosts import host_name
 
     rec = finish_campaign(cfg, ledger, campaign, {host_name(): float(parallel)})
     regenerate(cfg)

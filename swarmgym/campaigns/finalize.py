@@ -11,19 +11,18 @@ from __future__ import annotations
 import time
 from typing import Any, Sequence
 
+from swarmgym.adapters.provenance import campaign_provenance
+from swarmgym.campaigns.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.config import Config
+from swarmgym.core.states import CampaignStatus
 from swarmgym.ledger import Ledger, campaign_job_id, campaign_record
 from swarmgym.models import LedgerRecord
-from swarmgym.core.states import CampaignStatus
+from swarmgym.trend.change import assess_campaign
 
 
 def campaign_summary(cfg: Config, ledger: Ledger, camp: Any, recs: Sequence[LedgerRecord],
                      host_weights: dict[str, float] | None) -> LedgerRecord:
     """The campaign record of ``camp`` (a :class:`~swarmgym.campaigns.plan.Campaign`) from its session records."""
-    from swarmgym.trend.change import assess_campaign
-    from swarmgym.adapters.provenance import campaign_provenance
-    from swarmgym.campaigns.monitor import campaign_health, campaign_overall, idle_names
-
     findings, data = campaign_health(list(recs), host_weights)
     started = min((x.data.get("started") or x.ts) for x in recs) if recs else camp.created
     data.update(planned=len(camp.jobs), created=camp.created, makespan_secs=round(time.time() - camp.created, 3),

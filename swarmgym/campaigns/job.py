@@ -12,13 +12,19 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from swarmgym.core.states import JobStatus
-from swarmgym.config import Config
 from swarmgym import __version__ as swarmgym_version
+from swarmgym.adapters import get_adapter
+from swarmgym.adapters.provenance import swarm_provenance, with_pool
 from swarmgym.campaigns.hostload import host_load
+from swarmgym.collect import collect
+from swarmgym.config import Config
+from swarmgym.core.errors import AdapterError, SwarmgymError
 from swarmgym.core.hosts import host_name
 from swarmgym.core.ids import new_id
-from swarmgym.models import (ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict)
+from swarmgym.core.states import JobStatus
+from swarmgym.grading.verify import verify
+from swarmgym.models import ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict
+from swarmgym.reports.session import write_session
 from swarmgym.suitekit.suite import Check, Spec, Suite, load_suite, seed_workspace
 
 log = logging.getLogger(__name__)
@@ -38,11 +44,6 @@ def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Confi
     ``sampler()`` (a context manager with ``.samples``) watches the host while the swarm runs; its
     samples are taken when the swarm exits, before grading.  ``evidence.provenance`` says what ran.
     """
-    from swarmgym.adapters import get_adapter
-    from swarmgym.collect import collect
-    from swarmgym.adapters.provenance import swarm_provenance, with_pool
-    from swarmgym.grading.verify import verify
-
     ws = Path(workspace)
     ws.mkdir(parents=True, exist_ok=True)
     host = host or host_name()
@@ -92,9 +93,6 @@ class CannotRun(Exception):
 
 def preflight_job(job: JobSpec, cfg: Config, host: str) -> tuple[Suite, Spec]:
     """The suite and spec of ``job`` on this host; CannotRun if the swarm cannot run it here."""
-    from swarmgym.adapters import get_adapter
-    from swarmgym.core.errors import SwarmgymError
-
     try:
         suite = load_suite(job.suite, cfg.suites_dir)
         if suite.hash != job.suite_hash:
@@ -111,9 +109,6 @@ def preflight_job(job: JobSpec, cfg: Config, host: str) -> tuple[Suite, Spec]:
 
 def base_provenance(job: JobSpec, cfg: Config, host: str) -> Provenance:
     """What a job that never reached its swarm can still say about itself."""
-    from swarmgym.adapters import get_adapter
-    from swarmgym.adapters.provenance import swarm_provenance
-
     try:
         swarm = get_adapter(job.swarm, cfg)
         run_env = {**swarm.job_env(job.variant, job.seed, job.suite), **job.flags, **job.env}
@@ -131,9 +126,6 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
     Status ``infra`` when it could not run at all (suite mismatch, no binary, preflight failed),
     ``error`` when the harness failed after the swarm started, else ``done`` / ``timeout``.
     """
-    from swarmgym.core.errors import AdapterError
-    from swarmgym.reports.session import write_session
-
     host = host or host_name()
     sid = session_id or new_session_id(job.app_slug)
     started = time.time()

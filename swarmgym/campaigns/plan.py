@@ -18,13 +18,13 @@ from typing import Literal, Mapping
 
 from pydantic import Field
 
-from swarmgym.core.atomic import atomic_write_text
 from swarmgym.config import Config
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import SwarmgymError, UsageError
-from swarmgym.core.ids import new_id
-from swarmgym.models import JobSpec, Model, TIERS
 from swarmgym.core.flags import env_knobs, swarm_flags
+from swarmgym.core.ids import new_id
 from swarmgym.core.names import check_name
+from swarmgym.models import TIERS, JobSpec, Model
 from swarmgym.suitekit.suite import Suite, load_suite
 
 SEED_STRIDE = 1000  # an arm's next campaign (or comparison) starts its seeds this far past its previous one

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from swarmgym.config import load_config
 from swarmgym.core.errors import SwarmgymError
 
 COMMAND_MODULES = [
@@ -49,8 +50,6 @@ def cli(ctx: click.Context, root: str | None) -> None:
 
 def config_from(ctx: click.Context, **overrides):
     """Load the config for the command's --root, applying CLI overrides (dotted keys)."""
-    from swarmgym.config import load_config
-
     root = (ctx.find_root().obj or {}).get("root")
     return load_config(root, overrides=overrides)
 

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
+from swarmgym.core.errors import UsageError
+from swarmgym.core.names import check_name
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
-from swarmgym.trust.textsafe import shown
+from swarmgym.isolation import resolve
 from swarmgym.models import TIERS
+from swarmgym.trust.textsafe import shown
 
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
          "infra": "[blue]infra[/]"}
@@ -37,10 +41,6 @@ def _change_line(rec) -> str:
 
 def _from_schedule(ctx, cfg, name: str, tier: str, variant: str) -> tuple[str, str]:
     """The schedule's tier and variant; an explicit --tier/--variant that disagrees is a usage error."""
-    from click.core import ParameterSource
-
-    from swarmgym.core.errors import UsageError
-
     sched = cfg.schedule(name)
     if sched is None:
         known = ", ".join(s.name for s in cfg.schedules) or "none in config.yaml"
@@ -82,13 +82,11 @@ def register(cli: click.Group) -> None:
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.adapters import preflight
         from swarmgym.campaigns.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
-        from swarmgym.core.names import check_name
 
         console = Console(soft_wrap=True)
         ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]
         if ignored:
             console.print(f"[yellow]note:[/] {', '.join(ignored)} ignored in benchmark mode (exploratory only)")
-        from swarmgym.isolation import resolve
 
         cfg = config_from(ctx, **{"checks.timeout": check_timeout, "swarm.timeout": swarm_timeout,
                                   "sandbox.backend": isolation})

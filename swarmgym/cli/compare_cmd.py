@@ -5,6 +5,7 @@ Every option has an env var ``SWARMGYM_COMPARE_<OPTION>`` / ``SWARMGYM_PLAN_<OPT
 from __future__ import annotations
 
 import json
+import math
 
 import click
 from rich.console import Console
@@ -17,6 +18,9 @@ from rich.progress import (
 )
 
 from swarmgym.cli import config_from
+from swarmgym.cli.fleet_cmd import _app, _redis
+from swarmgym.comparison import DEFAULT_MAX_RUNS
+from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
 
 DECISION_STYLE = {"B": "[green]B[/]", "A": "[green]A[/]", "no difference": "[cyan]no difference[/]",
@@ -24,8 +28,6 @@ DECISION_STYLE = {"B": "[green]B[/]", "A": "[green]A[/]", "no difference": "[cya
 
 
 def _round_line(rnd, step, st) -> str:
-    import math
-
     bound = math.log(1 / st.alpha)
     notes = [shown(f"{p.spec}: {p.note}") for p in rnd.pairs if p.note]
     return (f"round {rnd.round:>2} · {st.runs:>3} runs · A-only {step.a_wins} / B-only {step.b_wins} of "
@@ -35,8 +37,6 @@ def _round_line(rnd, step, st) -> str:
 
 
 def register(cli: click.Group) -> None:
-    from swarmgym.comparison.compare import DEFAULT_MAX_RUNS
-
     @cli.command("compare")
     @click.argument("a", metavar="A")
     @click.argument("b", metavar="B")
@@ -81,8 +81,6 @@ def register(cli: click.Group) -> None:
         cfg = config_from(ctx)
         swarm = swarm or cfg.swarm.adapter
         if fleet:
-            from swarmgym.cli.fleet_cmd import _app, _redis
-
             _redis(cfg)
             runner = FleetRunner(_app(cfg), timeout=round_timeout)
         else:
@@ -130,7 +128,6 @@ def register(cli: click.Group) -> None:
         """Expected runs to detect --effect (fixed McNemar design vs sequential), from past disagreement."""
         from swarmgym.comparison.compare import parse_arm
         from swarmgym.comparison.plan import plan
-        from swarmgym.core.errors import UsageError
 
         if len(arms) not in (0, 2):
             raise UsageError(f"plan: expected no arms or two (A B), got {len(arms)}")

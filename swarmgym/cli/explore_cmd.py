@@ -5,6 +5,8 @@ import click
 from rich.console import Console
 
 from swarmgym.cli import config_from
+from swarmgym.core.errors import SwarmgymError
+from swarmgym.core.names import check_name
 from swarmgym.trust.textsafe import shown
 
 ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
@@ -29,10 +31,8 @@ def _session_options(f):
 
 
 def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id: str = "explore", *, findings: bool):
-    from swarmgym.explore import run_session
-
     from swarmgym.adapters import preflight
-    from swarmgym.core.names import check_name
+    from swarmgym.explore import run_session
 
     cfg = config_from(ctx, **{"swarm.adapter": o["swarm"], "brain.provider": o["provider"]})
     preflight(cfg, o["swarm"] or cfg.swarm.adapter, check_name("variant", o["variant"]))
@@ -71,7 +71,6 @@ def _report(console: Console, cfg, doc, *, findings: bool) -> None:
 
 
 def _many(ctx, console, n: int, archetype: str | None, seed: int, o: dict, *, findings: bool) -> None:
-    from swarmgym.core.errors import SwarmgymError
     from swarmgym.campaigns.job import new_session_id
 
     campaign = "loop-" + new_session_id("explore")

@@ -11,9 +11,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -28,9 +31,16 @@ from rich.progress import (
 from rich.table import Table
 
 from swarmgym.cli import config_from, status_view
-from swarmgym.core.errors import QueueError
+from swarmgym.config import load_config
+from swarmgym.core.errors import QueueError, UsageError
+from swarmgym.core.hosts import host_name
+from swarmgym.core.names import check_name
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
+from swarmgym.isolation import resolve
 from swarmgym.models import TIERS
+from swarmgym.suitekit.suite import load_suite
+from swarmgym.trust import hostkeys
+from swarmgym.trust.secrets import mask_url
 from swarmgym.trust.textsafe import shown
 
 if TYPE_CHECKING:
@@ -49,7 +59,6 @@ def _app(cfg: Config) -> Celery:
 def _redis(cfg: Config) -> redis.Redis:
     import redis
 
-    from swarmgym.trust.secrets import mask_url
     from swarmgym.queue.redis_util import for_config
 
     r = for_config(cfg)
@@ -63,8 +72,6 @@ def _redis(cfg: Config) -> redis.Redis:
 
 def campaign_state(cfg: Config, r: redis.Redis | None, cid: str) -> dict:
     """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
-    import sqlite3
-
     from swarmgym.queue import progress, views
 
     try:
@@ -131,7 +138,6 @@ def _watch(cfg: Config, r: redis.Redis, cid: str, console: Console, timeout: flo
 def check_keys(cfg: Config, coordinator: bool) -> None:
     """Refuse to start without the key material (one line, exit 2): a host signs every result with
     its key; the coordinator checks them against its keyring (docs/security.md)."""
-    from swarmgym.trust import hostkeys
     if coordinator:
         path = hostkeys.keyring_path(cfg)
         hostkeys.check_outside(path, cfg)
@@ -160,8 +166,6 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
             campaign_id: str | None, wait: bool, require_workers: bool) -> None:
     """Plan a campaign and send it to the fleet; prints the campaign id at once."""
     from swarmgym.queue import dispatch, preflight
-    from swarmgym.core.names import check_name
-    from swarmgym.suitekit.suite import load_suite
 
     cfg = config_from(ctx)
     r = _redis(cfg)
@@ -312,18 +316,10 @@ def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
 def worker(ctx: click.Context, variant: str | None, host: str | None, concurrency: int, home: str | None,
            coordinator: bool, loglevel: str, isolation: str | None, pool: str | None) -> None:
     """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
-    from swarmgym.core.errors import UsageError
-    from swarmgym.core.hosts import host_name
-    from swarmgym.trust.secrets import mask_url
-    from swarmgym.core.names import check_name
     from swarmgym.workers.launch import coordinator_worker, host_worker, worker_argv, worker_env
     from swarmgym.workers.profiles import resolve_profile
 
     if home:
-        from pathlib import Path
-
-        from swarmgym.config import load_config
-
         if not Path(home).is_dir():
             raise UsageError(f"--home {home}: no such folder (create it first)")
         cfg = load_config(home)
@@ -332,8 +328,6 @@ def worker(ctx: click.Context, variant: str | None, host: str | None, concurrenc
     host = check_name("host", host or host_name())
     check_keys(cfg, coordinator)
     if isolation and isolation != "auto":
-        from swarmgym.isolation import resolve
-
         resolve(isolation)  # fail now, in one line, not at the first job
     if coordinator:
         w = coordinator_worker(host, pool=pool, threads=cfg.queue.coordinator_threads)
@@ -362,7 +356,6 @@ def schedule() -> None:
 @click.pass_context
 def schedule_list(ctx: click.Context, as_json: bool) -> None:
     """Configured schedules with their next run."""
-    from datetime import datetime
     from zoneinfo import ZoneInfo
 
     from swarmgym.queue.schedules import next_fire, parse_cron

@@ -12,6 +12,8 @@ from pathlib import Path
 import click
 
 from swarmgym.cli import config_from
+from swarmgym.core.names import check_name
+from swarmgym.trust import hostkeys
 
 
 def register(cli: click.Group) -> None:
@@ -30,9 +32,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def new(ctx: click.Context, name: str, force: bool) -> None:
         """On a host: write a fresh key for host NAME to queue.host_key_file (mode 0600)."""
-        from swarmgym.trust import hostkeys
-        from swarmgym.core.names import check_name
-
         cfg = config_from(ctx)
         check_name("host", name)
         path = hostkeys.host_key_path(cfg)
@@ -47,9 +46,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def add(ctx: click.Context, name: str, file: Path) -> None:
         """On the coordinator: trust the key in FILE for results from host NAME."""
-        from swarmgym.trust import hostkeys
-        from swarmgym.core.names import check_name
-
         cfg = config_from(ctx)
         check_name("host", name)
         k = hostkeys.read_key_file(file)
@@ -63,7 +59,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def list_(ctx: click.Context, as_json: bool) -> None:
         """On the coordinator: the trusted hosts and their key fingerprints (never the keys)."""
-        from swarmgym.trust import hostkeys
         ring = hostkeys.keyring(config_from(ctx))
         rows = {name: hostkeys.fingerprint(k) for name, k in sorted(ring.items())}
         if as_json:
@@ -79,7 +74,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def remove(ctx: click.Context, name: str) -> None:
         """On the coordinator: stop trusting host NAME (its results are refused from now on)."""
-        from swarmgym.trust import hostkeys
         ring = hostkeys.keyring_path(config_from(ctx))
         hostkeys.distrust(ring, name)
         click.echo(f"removed {name} from {ring}")

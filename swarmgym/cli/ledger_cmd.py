@@ -5,6 +5,7 @@ import click
 
 from swarmgym.cli import config_from
 from swarmgym.core.errors import UsageError
+from swarmgym.ledger import Ledger
 
 
 def register(cli: click.Group) -> None:
@@ -16,8 +17,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def rebuild(ctx: click.Context) -> None:
         """Recreate ledger.sqlite from sessions.jsonl (the source of truth)."""
-        from swarmgym.ledger import Ledger
-
         lg = Ledger(config_from(ctx).ledger_dir)
         n = lg.rebuild()
         click.echo(f"rebuilt {lg.db} from {lg.jsonl}: {n} records")
@@ -27,8 +26,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def show(ctx: click.Context, key: str) -> None:
         """Print the ledger record(s) of a job_id or session_id as JSON."""
-        from swarmgym.ledger import Ledger
-
         lg = Ledger(config_from(ctx).ledger_dir)
         recs = lg.find(key)
         if not recs:

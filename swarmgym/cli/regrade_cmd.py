@@ -6,6 +6,7 @@ import json
 import click
 
 from swarmgym.cli import config_from
+from swarmgym.suitekit.suite import load_suite
 from swarmgym.trust.textsafe import shown
 
 
@@ -25,7 +26,6 @@ def regrade_cmd(ctx: click.Context, campaign_id: str, suite_name: str | None, as
     from rich.table import Table
 
     from swarmgym.grading.regrade import regrade_campaign
-    from swarmgym.suitekit.suite import load_suite
 
     cfg = config_from(ctx)
     suite = load_suite(suite_name or cfg.suite, cfg.suites_dir)

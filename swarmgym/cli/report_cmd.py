@@ -1,6 +1,7 @@
 """``swarmgym bench-report`` | ``bench-csv`` | ``report``: reports rebuilt from the ledger."""
 from __future__ import annotations
 
+import json
 import math
 import time
 
@@ -9,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.ledger import Ledger
 from swarmgym.trust.textsafe import shown
 
 
@@ -67,16 +69,12 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def report(ctx: click.Context, n: int, as_json: bool, compare: tuple[str, str] | None, open_: bool) -> None:
         """Print the last N sessions from the ledger, or write the comparison page of two arms."""
-        from swarmgym.ledger import Ledger
-
         if compare:
             _compare(ctx, list(compare), open_)
             return
         ledger = Ledger(config_from(ctx).ledger_dir)
         recs = ledger.last(n)
         if as_json:
-            import json
-
             click.echo(json.dumps([r.model_dump(mode="json") for r in recs], indent=1))
             return
         if not recs:

@@ -7,13 +7,14 @@ import click
 from rich.markup import escape
 
 from swarmgym.cli import config_from
+from swarmgym.suitekit.coverage import coverage
+from swarmgym.suitekit.scaffold import new_spec
+from swarmgym.suitekit.suite import load_suite, locked_hash, packaged_suites_dir
 
 SUITE_HELP = "Suite name under the suites dir, or a path to a suite folder [default: config `suite`]."
 
 
 def _load(cfg, name: str | None):
-    from swarmgym.suitekit.suite import load_suite
-
     return load_suite(name or cfg.suite, cfg.suites_dir)
 
 
@@ -27,8 +28,6 @@ def suite_group() -> None:
 @click.pass_context
 def hash_cmd(ctx: click.Context, suite_name: str | None) -> None:
     """Print the suite's content hash (prompts + checks) and compare it with suite.lock."""
-    from swarmgym.suitekit.suite import locked_hash
-
     cfg = config_from(ctx)
     suite = _load(cfg, suite_name)
     locked = locked_hash(suite)
@@ -206,9 +205,6 @@ def new_cmd(ctx: click.Context, name: str, suite_name: str | None, slug: str | N
 
     Written under the config's `suites_dir` (`SWARMGYM_SUITES_DIR`); with an installed wheel and no
     `suites_dir` set, under `<home>/suites` (set `suites_dir` to it to run the new suite by name)."""
-    from swarmgym.suitekit.suite import packaged_suites_dir
-    from swarmgym.suitekit.scaffold import new_spec
-
     cfg = config_from(ctx)
     where = cfg.suites_dir
     if where == packaged_suites_dir() and "site-packages" in where.parts:
@@ -229,8 +225,6 @@ def coverage_cmd(ctx: click.Context, suite_name, specs, as_json) -> None:
     row or no edge mutant (run `suite verify` to prove the kills).
     """
     from rich.console import Console
-
-    from swarmgym.suitekit.coverage import coverage
 
     cfg = config_from(ctx)
     suite = _load(cfg, suite_name)

@@ -11,6 +11,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.ledger import Ledger
+from swarmgym.trend.baseline import load_pins, pinned_night, save_pins
 
 VERDICT = {"regressed": "[bold red]regressed[/]", "improved": "[bold green]improved[/]", "no change": "no change",
            "not comparable": "[yellow]not comparable[/]", None: "[dim]–[/]"}
@@ -59,7 +61,6 @@ def register(cli: click.Group) -> None:
     def trend_cmd(ctx, arm, since, with_specs, as_json):
         """Pass rate of each campaign, per arm, in time order: build, suite hash, Wilson interval, change."""
         from swarmgym.trend import series as trend
-        from swarmgym.ledger import Ledger
 
         cfg = config_from(ctx)
         start = trend.parse_since(since)
@@ -87,9 +88,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def baseline_set(ctx, arm, campaign_id):
         """Compare ARM's next campaigns with CAMPAIGN_ID (instead of the campaigns since the last change)."""
-        from swarmgym.trend.baseline import load_pins, pinned_night, save_pins
-        from swarmgym.ledger import Ledger
-
         cfg = config_from(ctx)
         ledger = Ledger(cfg.ledger_dir)
         known = _known_arms(ledger)
@@ -109,8 +107,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def baseline_show(ctx, arm, as_json):
         """The pinned baselines (or ARM's); an arm without a pin uses its series' campaigns since the last change."""
-        from swarmgym.trend.baseline import load_pins
-
         cfg = config_from(ctx)
         pins = load_pins(cfg.ledger_dir)
         if arm is not None:
@@ -130,8 +126,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def baseline_clear(ctx, arm):
         """Unpin ARM's baseline: back to the campaigns of its series since the last change."""
-        from swarmgym.trend.baseline import load_pins, save_pins
-
         cfg = config_from(ctx)
         pins = load_pins(cfg.ledger_dir)
         if arm not in pins:

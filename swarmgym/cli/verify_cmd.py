@@ -9,7 +9,10 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.collect import collect
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
+from swarmgym.isolation import boxed_config
+from swarmgym.suitekit.suite import load_suite
 from swarmgym.trust.textsafe import shown
 
 COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta", "n/a": "dim"}
@@ -17,8 +20,6 @@ COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta"
 
 def grade_workspace(cfg, suite_name: str, spec_key: str, path: Path, hard: bool = False, check_timeout=None):
     """The plain API behind the command: (spec, verdict) for ``path``."""
-    from swarmgym.collect import collect
-    from swarmgym.suitekit.suite import load_suite
     from swarmgym.grading.verify import compose, verify
 
     suite = load_suite(suite_name, cfg.suites_dir)
@@ -48,8 +49,6 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout, isolation):
         """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error."""
-        from swarmgym.isolation import boxed_config
-
         cfg, _ = boxed_config(config_from(ctx, **{"checks.timeout": check_timeout, "sandbox.backend": isolation}),
                               None)
         s, sp, verdict = grade_workspace(cfg, suite or cfg.suite, spec, path.resolve(), hard)

@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from swarmgym.trust import safefs
 from swarmgym.collect import jsonbound
 from swarmgym.models import PoolDevice
+from swarmgym.trust import safefs
 
 #: goose-swarm ``event.rs`` ``SwarmEvent`` variants (snake_case tags)
 SCHEDULER_EVENTS = frozenset({

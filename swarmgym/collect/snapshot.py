@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swarmgym.trust import safefs
 from swarmgym.models import FileEntry
+from swarmgym.trust import safefs
 
 SKIP_DIRS = frozenset({".git", ".swarm", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
                        "node_modules", ".venv", "venv", ".tox"})

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from swarmgym.trust import safefs
 from swarmgym.collect import jsonbound
-from swarmgym.collect.report import is_mcp_name
 from swarmgym.collect.goose_paths import sessions_db
+from swarmgym.collect.report import is_mcp_name
 from swarmgym.models import SessionTrace, ToolCall
+from swarmgym.trust import safefs
 
 BUSY_TIMEOUT = 2.0
 MAX_DB_MB = 1024          # a larger sessions.db is not opened (swarm.sessions_db_max_mb)

@@ -20,21 +20,22 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from swarmgym.trend import arms
-from swarmgym.comparison import sequential
-from swarmgym.core.atomic import atomic_write_text
 from swarmgym.campaigns.plan import Campaign, arm_seed, flags_in_effect, plan_jobs
+from swarmgym.comparison import DEFAULT_MAX_RUNS, sequential
 from swarmgym.config import Config
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import SwarmgymError, UsageError
-from swarmgym.core.ids import new_id
-from swarmgym.models import LedgerRecord, Model
 from swarmgym.core.flags import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.core.flags import FLAG_PREFIXES
+from swarmgym.core.ids import new_id
 from swarmgym.core.names import check_name
+from swarmgym.ledger import Ledger
+from swarmgym.models import LedgerRecord, Model
+from swarmgym.reports.compare_page import page_path, write_page
 from swarmgym.suitekit.suite import load_suite
+from swarmgym.trend import arms
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm
-DEFAULT_MAX_RUNS = 60        # the high tier's 60 runs: same power on the simulator, fewer runs (benchmarks/sequential.py)
 ARM_SYNTAX = "variant[:FLAG=V,…] (e.g. gguf or gguf:GOOSE_SWARM_REVIEW=1)"
 _FLAG = re.compile(r"^[A-Z][A-Z0-9_]*$")
 NOT_AN_OUTCOME = ("error", "infra")   # the harness could not run the job: no pair
@@ -260,8 +261,6 @@ def _unpairable(ra: LedgerRecord, rb: LedgerRecord, st: CompareState) -> str:
 
 
 def ledger_records(cfg: Config, campaigns: tuple[Campaign, ...]) -> dict[str, LedgerRecord]:
-    from swarmgym.ledger import Ledger
-
     ledger = Ledger(cfg.ledger_dir)
     return {r.job_id: r for c in campaigns for r in ledger.records(kind="session", campaign_id=c.campaign_id)}
 
@@ -270,8 +269,6 @@ def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
                 on_round: Callable[[Round, sequential.Step], None] | None = None,
                 progress: Callable[[int, int], None] | None = None) -> CompareState:
     """Run rounds until the test decides (``until="decided"``) or the budget is spent."""
-    from swarmgym.reports.compare_page import write_page
-
     while len(st.rounds) < st.max_rounds:
         k = len(st.rounds) + 1
         camps = round_campaigns(cfg, st, k)
@@ -298,8 +295,6 @@ def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
 
 def summary(st: CompareState, cfg: Config | None = None) -> dict[str, Any]:
     """What ``compare --json`` prints."""
-    from swarmgym.reports.compare_page import page_path
-
     steps = st.steps()
     last = steps[-1] if steps else None
     return {"decision": st.decision, "runs": st.runs,

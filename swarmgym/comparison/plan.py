@@ -15,12 +15,14 @@ from itertools import combinations
 
 import numpy as np
 
-from swarmgym.comparison import sequential
 from swarmgym.campaigns.plan import load_campaign
+from swarmgym.comparison import sequential
 from swarmgym.comparison.compare import NOT_AN_OUTCOME, Arm
 from swarmgym.config import Config
 from swarmgym.core.errors import SwarmgymError, UsageError
+from swarmgym.ledger import Ledger
 from swarmgym.suitekit.suite import load_suite
+from swarmgym.trend.arms import arm as arm_label
 
 DEFAULT_PSI = 0.5
 
@@ -38,9 +40,6 @@ class History:
 
 def history(cfg: Config, a: Arm | None = None, b: Arm | None = None) -> History:
     """Paired runs in the ledger (optionally only of arms ``a`` and ``b``)."""
-    from swarmgym.ledger import Ledger
-    from swarmgym.trend.arms import arm as arm_label
-
     plans: dict[str, dict] = {}
 
     def planned(cid: str) -> dict:

@@ -11,9 +11,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from swarmgym.campaigns.bench import run_campaign
 from swarmgym.campaigns.plan import Campaign, save_campaign
 from swarmgym.config import Config
+from swarmgym.core.errors import QueueError
 from swarmgym.models import JobResult
+from swarmgym.queue import dispatch, plans, store
+from swarmgym.queue.redis_util import for_config
 
 
 class LocalRunner:
@@ -22,8 +26,6 @@ class LocalRunner:
 
     def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
             progress: Callable[[int, int], None] | None = None) -> None:
-        from swarmgym.campaigns.bench import run_campaign
-
         total = sum(len(c.jobs) for c in campaigns)
         done = [0]
 
@@ -45,10 +47,6 @@ class FleetRunner:
 
     def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
             progress: Callable[[int, int], None] | None = None) -> None:
-        from swarmgym.core.errors import QueueError
-        from swarmgym.queue import dispatch, plans, store
-        from swarmgym.queue.redis_util import for_config
-
         r = for_config(cfg)
         for camp in campaigns:
             save_campaign(cfg, camp)

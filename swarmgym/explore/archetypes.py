@@ -6,19 +6,20 @@ asks for a feature on top of it, carrying its old checks along as regression che
 """
 from __future__ import annotations
 
-from typing import Any
-
 import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from swarmgym.trust import safefs
+from swarmgym.brains import ask_json
 from swarmgym.config import Config
 from swarmgym.core.errors import UsageError
 from swarmgym.explore import prompts
 from swarmgym.explore.schemas import Opener, merge_checks
+from swarmgym.ledger import Ledger
 from swarmgym.suitekit.suite import Check
+from swarmgym.trust import safefs
 
 ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
 
@@ -50,8 +51,6 @@ def _session_doc(cfg: Config, sid: str) -> dict:
 
 def green_apps(cfg: Config) -> list[Substrate]:
     """Apps whose LAST exploratory record passed its checks and whose workspace still exists, newest first."""
-    from swarmgym.ledger import Ledger
-
     if not (cfg.ledger_dir / "sessions.jsonl").exists():
         return []
     last: dict[str, Any] = {}
@@ -87,8 +86,6 @@ def describe_substrate(s: Substrate) -> dict:
 def open_session(brain, cfg: Config, archetype: str, *, persona: str | None, seed: int,
                  substrate: Substrate | None = None) -> Opener:
     """Ask the brain for the opener (validated; re-asked on bad replies; BrainError when it gives up)."""
-    from swarmgym.brains import ask_json
-
     user = prompts.opener_user(archetype, persona=persona, seed=seed,
                                substrate=describe_substrate(substrate) if substrate else None)
     op = ask_json(brain, "opener", prompts.opener_system(archetype), user, Opener, cfg.brain.max_reasks)

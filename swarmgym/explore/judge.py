@@ -14,8 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from swarmgym.trust import safefs
+from swarmgym.brains import ask_json
 from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, Severity, Status
+from swarmgym.trust import safefs
 
 SKIP_DIRS = {".git", ".swarm", "__pycache__", ".pytest_cache", "node_modules", ".venv", "venv", "target", "dist", "build"}
 CODE_EXT = {".py", ".md", ".toml", ".cfg", ".txt", ".json", ".yaml", ".yml", ".sh", ".js", ".ts", ".rs", ".go", ".sql"}
@@ -99,8 +100,6 @@ class Judge:
 
     def __call__(self, workspace: Path, prompt: str, requirements: list[str],
                  evidence: Evidence | None) -> list[DimensionResult]:
-        from swarmgym.brains import ask_json
-
         reqs = list(dict.fromkeys([*self.requirements, *(requirements or [])]))
         code, names, truncated = read_code(Path(workspace), self.max_files, self.max_bytes)
         rep = evidence.report if evidence else None

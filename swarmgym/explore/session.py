@@ -11,14 +11,22 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from swarmgym.trust import safefs
+from swarmgym.brains import ask_json, get_brain
+from swarmgym.campaigns.job import new_session_id, run_turn, turn_from
 from swarmgym.config import Config
 from swarmgym.core.errors import SwarmgymError
+from swarmgym.core.hosts import host_name
+from swarmgym.explore import prompts
 from swarmgym.explore.archetypes import Substrate, check_archetype, open_session, pick_substrate
-from swarmgym.explore.monitor import monitor_session, monitor_turn
+from swarmgym.explore.judge import Judge
+from swarmgym.explore.monitor import MonitorReport, monitor_session, monitor_turn
 from swarmgym.explore.schemas import NextMove, merge_checks
-from swarmgym.models import ErrorInfo, SessionDoc, Turn, Verdict
+from swarmgym.explore.tweaker import apply, brain_proposal, rule_proposal
+from swarmgym.ledger import Ledger, record_from_result
+from swarmgym.models import ErrorInfo, JobResult, JobSpec, SessionDoc, Turn, Verdict
+from swarmgym.reports.session import write_session
 from swarmgym.suitekit.suite import Check
+from swarmgym.trust import safefs
 
 Progress = Callable[[str], None]
 log = logging.getLogger(__name__)
@@ -35,8 +43,6 @@ class _State:
 
 
 def _turn(st: _State, n: int, kind: str, prompt: str, *, adapter: str, variant: str, judge, seed: int) -> Turn:
-    from swarmgym.campaigns.job import run_turn, turn_from
-
     start = time.time()
     try:
         evidence, verdict = run_turn(st.workspace, prompt, st.checks, st.cfg, adapter=adapter, variant=variant,
@@ -58,9 +64,6 @@ def _turn(st: _State, n: int, kind: str, prompt: str, *, adapter: str, variant: 
 def _tweak(st: _State, turn: Turn, brain, tweaker: str, *, adapter: str, variant: str, judge, seed: int,
            say: Progress) -> Turn | None:
     """If the turn's fleet was unbalanced: propose, guard, apply, re-run; the re-run turn (or None)."""
-    from swarmgym.explore.monitor import MonitorReport
-    from swarmgym.explore.tweaker import apply, brain_proposal, rule_proposal
-
     report = MonitorReport.model_validate(turn.data.get("monitor") or {})
     if not report.unbalanced:
         return None
@@ -109,9 +112,6 @@ def _state_for_brain(st: _State, turn: Turn, n: int, budget: int) -> dict[str, A
 
 
 def _record(cfg: Config, doc: SessionDoc, brain, started: float) -> None:
-    from swarmgym.ledger import Ledger, record_from_result
-    from swarmgym.models import JobResult, JobSpec
-
     graded = [t for t in doc.turns if t.verdict is not None]
     last = graded[-1] if graded else None
     mon = monitor_session([t for t in doc.turns])
@@ -139,11 +139,6 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
                 judge: bool = True, tweak: bool = False, variant: str = "mlx", adapter: str | None = None, brain=None,
                 tweaker: str = "rule", campaign_id: str = "explore", progress: Progress | None = None) -> SessionDoc:
     """Run one exploratory session end to end and return its document (also written to runs/ and the ledger)."""
-    from swarmgym.brains import get_brain
-    from swarmgym.explore.judge import Judge
-    from swarmgym.core.hosts import host_name
-    from swarmgym.campaigns.job import new_session_id
-
     check_archetype(archetype)
     say = progress or (lambda msg: None)
     adapter = adapter or cfg.swarm.adapter
@@ -213,16 +208,11 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
 
 def _next_move(brain, cfg: Config, st: _State, turn: Turn, step: int, budget: int, archetype: str,
                persona: str | None) -> NextMove:
-    from swarmgym.brains import ask_json
-    from swarmgym.explore import prompts
-
     return ask_json(brain, "next_move", prompts.next_move_system(archetype, persona),
                     prompts.next_move_user(_state_for_brain(st, turn, step, budget)), NextMove, cfg.brain.max_reasks)
 
 
 def _finish(cfg: Config, doc: SessionDoc, brain, started: float, say: Progress, checks: Sequence[Check] = ()) -> SessionDoc:
-    from swarmgym.reports.session import write_session
-
     last = doc.turns[-1] if doc.turns else None
     if last is not None and last.verdict is not None and last.error is None:  # the app as it stands now
         doc.overall, doc.functional = last.verdict.overall, last.verdict.functional

@@ -16,10 +16,12 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, Field
 
-from swarmgym.grading.balance import concurrency
+from swarmgym.adapters import get_adapter
+from swarmgym.brains import ask_json
 from swarmgym.config import Config
 from swarmgym.explore.monitor import MonitorReport
 from swarmgym.explore.scope import guard
+from swarmgym.grading.balance import concurrency
 from swarmgym.models import PoolDevice
 
 
@@ -63,8 +65,6 @@ Any other knob will be rejected. Propose the smallest change that fixes the flee
 
 
 def brain_proposal(brain, cfg: Config, report: MonitorReport, pool: list[PoolDevice]) -> Proposal:
-    from swarmgym.brains import ask_json
-
     user = json.dumps({"problem": report.line(), "findings": [f.model_dump() for f in report.findings],
                        "per_device": report.per_device, "devices": report.devices,
                        "pool": [p.model_dump(include={"id", "weight", "enabled", "model_id"}) for p in pool]}, indent=1)
@@ -77,8 +77,6 @@ def brain_proposal(brain, cfg: Config, report: MonitorReport, pool: list[PoolDev
 
 def pool_runner(adapter: str, cfg: Config, env: dict[str, str] | None) -> tuple[list[str], dict[str, str]] | None:
     """(``<binary> swarm pool`` argv, env) for ``adapter``; None if that swarm has no pool command."""
-    from swarmgym.adapters import get_adapter
-
     ad = get_adapter(adapter, cfg)
     if not hasattr(ad, "pool_argv") or not hasattr(ad, "env"):
         return None

@@ -12,13 +12,13 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from swarmgym.grading import difftable
-from swarmgym.trust import safefs
 from swarmgym.config import Config
+from swarmgym.grading import difftable
 from swarmgym.isolation import check_policy, resolve
-from swarmgym.models import CheckResult, Evidence
 from swarmgym.isolation.sandbox import Limits, SandboxResult, run_sandboxed
+from swarmgym.models import CheckResult, Evidence
 from swarmgym.suitekit.suite import Check
+from swarmgym.trust import safefs
 
 MAX_READ = 2 * 1024 * 1024
 

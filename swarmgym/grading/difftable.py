@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from swarmgym.collect import jsonbound
-from swarmgym.grading.difftable_compare import row_problem
 from swarmgym.core.errors import SuiteError
+from swarmgym.grading.difftable_compare import row_problem
 
 DRIVER = Path(__file__).with_name("difftable_driver.py")
 EOF_MARK = "SWARMGYM_DIFFTABLE_EOF"

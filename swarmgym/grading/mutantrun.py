@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swarmgym.grading.checks import run_check
 from swarmgym.config import Config
+from swarmgym.grading.checks import run_check
 from swarmgym.models import CheckResult
 from swarmgym.suitekit.mutants import Mutant
 from swarmgym.suitekit.suite import Check

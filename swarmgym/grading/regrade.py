@@ -15,9 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from swarmgym.grading.checks import run_checks
 from swarmgym.config import Config
 from swarmgym.core.errors import UsageError
+from swarmgym.grading.checks import run_checks
 from swarmgym.ledger.store import Ledger
 from swarmgym.models import LedgerRecord
 from swarmgym.suitekit.suite import Suite

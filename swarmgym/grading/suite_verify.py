@@ -20,13 +20,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from swarmgym.core.atomic import atomic_write_text
-from swarmgym.grading.checks import run_check, run_checks
 from swarmgym.config import Config
-from swarmgym.suitekit.coverage import coverage
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import SuiteError
-from swarmgym.models import CheckResult
+from swarmgym.grading.checks import run_check, run_checks
 from swarmgym.grading.mutantrun import run_focused, shows_traceback
+from swarmgym.models import CheckResult
+from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.mutants import Mutant
 from swarmgym.suitekit.suite import Check, Spec, Suite, locked_hash, materialize
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Callable, Mapping, Protocol
 
 from swarmgym.config import Config
-from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, HostSample, Verdict
-from swarmgym.suitekit.suite import Check
+from swarmgym.grading.context import VerifyContext
 from swarmgym.grading.dimensions.checks import checks_dimension
 from swarmgym.grading.dimensions.cluster import cluster_dimension
-from swarmgym.grading.context import VerifyContext
 from swarmgym.grading.dimensions.diagnostics import diagnostics_dimension
 from swarmgym.grading.dimensions.swarm import swarm_dimension
 from swarmgym.grading.verdict import compose
+from swarmgym.models import DimensionResult, ErrorInfo, Evidence, Finding, HostSample, Verdict
+from swarmgym.suitekit.suite import Check
 
 __all__ = ["verify", "compose", "errored", "Judge", "Dimension", "DIMENSIONS"]
 

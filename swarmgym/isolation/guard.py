@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 
 import psutil
 
 from swarmgym.isolation.proctree import kill_with_group
+from swarmgym.isolation.sandbox import helper_env
 
 OWNER = "SWARMGYM_OWNER_PID"  # set in every swarm's env by the adapter runner: the pid that started it
 
@@ -77,10 +79,6 @@ def watch(pid: int, interval: float = 0.2) -> int:
 def start(pid: int):
     """Start a guard process watching ``pid``; ``None`` if it could not be started. Stop it with
     ``terminate()`` when the work ends normally."""
-    import subprocess
-
-    from swarmgym.isolation.sandbox import helper_env
-
     try:
         return subprocess.Popen([sys.executable, "-m", "swarmgym.isolation.guard", str(pid)], stdin=subprocess.DEVNULL,
                                 start_new_session=True, close_fds=True, env=helper_env())

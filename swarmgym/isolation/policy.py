@@ -17,6 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import swarmgym
+from swarmgym.isolation.allowlist import system_dirs
+
 MB = 1024 * 1024
 UNBOUNDED = 1 << 40  # an rlimit value that never binds (capped at the hard limit)
 
@@ -60,8 +63,6 @@ class Policy:
         hidden path counts only where a visible path holds it.  ``system``: the runtime paths the
         backend shows read-only (default: this platform's)."""
         if system is None:
-            from swarmgym.isolation.allowlist import system_dirs
-
             system = system_dirs()
         rank = {"hidden": 0, "ro": 1, "rw": 2}
         wanted: dict[Path, str] = {}
@@ -117,8 +118,6 @@ def install_dirs() -> list[Path]:
 
 @functools.lru_cache(maxsize=1)
 def _install_dirs() -> tuple[Path, ...]:
-    import swarmgym
-
     here = Path(swarmgym.__file__).resolve().parent
     workers = here.parent / "workers"
     return (here, workers) if (workers / "tasks.py").is_file() else (here,)

@@ -29,8 +29,8 @@ import psutil
 from swarmgym.isolation import Policy, get_backend
 from swarmgym.isolation.cgroup import BoxCgroup
 from swarmgym.isolation.policy import MB, Limits
-from swarmgym.isolation.spawn import spawn
 from swarmgym.isolation.proctree import kill_group
+from swarmgym.isolation.spawn import spawn
 from swarmgym.trust.secrets import is_secret, is_secret_name
 
 __all__ = [

@@ -4,9 +4,9 @@ from __future__ import annotations
 import time
 from typing import Any, Literal, Sequence
 
-from swarmgym.models import CampaignChange, ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
 from swarmgym.core.flags import record_flags
 from swarmgym.core.states import JobStatus
+from swarmgym.models import CampaignChange, ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
 
 INFRA = "infra"
 

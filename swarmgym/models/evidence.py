@@ -11,6 +11,7 @@ from swarmgym.models.base import Model
 from swarmgym.models.goose import PoolDevice, RunReport, SessionTrace
 from swarmgym.models.provenance import Provenance
 
+
 class RunOutcome(Model):
     """What a swarm adapter returns for one run."""
 

@@ -5,12 +5,12 @@ from typing import Literal
 
 from pydantic import Field
 
+from swarmgym.core.states import JobStatus
 from swarmgym.models.base import SCHEMA_VERSION, Model
 from swarmgym.models.error import ErrorInfo
 from swarmgym.models.goose import PoolDevice
 from swarmgym.models.provenance import Provenance
 from swarmgym.models.verdict import Verdict
-from swarmgym.core.states import JobStatus
 
 TIERS: dict[str, int] = {  # tier -> the fewest runs it plans (0: every spec once); see campaign.tier_shape
     "smoke": 1, "light": 0, "medium": 15, "high": 30, "extreme": 30,

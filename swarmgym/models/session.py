@@ -12,6 +12,7 @@ from swarmgym.models.goose import PoolDevice
 from swarmgym.models.provenance import Provenance
 from swarmgym.models.verdict import Verdict
 
+
 class Turn(Model):
     """One turn of a session: what was asked, what ran, how it was graded."""
 

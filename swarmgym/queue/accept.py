@@ -34,15 +34,16 @@ from typing import Any
 
 import redis
 
-from swarmgym.core.atomic import atomic_write_text
 from swarmgym.campaigns.plan import campaign_path
+from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import SwarmgymError
-from swarmgym.models import JobResult, JobSpec
 from swarmgym.core.flags import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.core.flags import FLAG_PREFIXES
+from swarmgym.models import JobResult, JobSpec
 from swarmgym.queue import counters, keys, plans
-from swarmgym.trust import signing
 from swarmgym.queue.lease import holder, leased_by
+from swarmgym.trust import signing
+from swarmgym.trust.hostkeys import keyring
 
 log = logging.getLogger(__name__)
 SIM_PREFIX = "SWARMGYM_SIM_"
@@ -113,8 +114,6 @@ def record_refusal(cfg: Any, r: Any, res: JobResult, payload: dict | None = None
                    signature: Any = None) -> str | None:
     """Why the coordinator must not record ``res`` (None: it may).  ``payload`` is the result exactly
     as received (what the host signed; default: ``res`` itself)."""
-    from swarmgym.trust.hostkeys import keyring
-
     job = res.job
     try:
         keys = keyring(cfg)

@@ -11,6 +11,8 @@ outcomes from events, and a campaign completes by counters, not by a chord in th
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from celery import Celery
 from kombu import Queue
@@ -18,6 +20,7 @@ from kombu import Queue
 from swarmgym.config import Config, load_config
 from swarmgym.queue.appconfig import attach_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
+from swarmgym.queue.schedules import beat_schedule
 
 TASK_MODULES = ["swarmgym.workers.tasks", "swarmgym.queue.coordinator", "swarmgym.queue.schedules",
                 "swarmgym.queue.lifecycle"]
@@ -73,7 +76,6 @@ def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
     cfg = cfg or load_config()
     app = Celery(main, include=TASK_MODULES, set_as_current=True)
     app.conf.update(celery_settings(cfg))
-    from swarmgym.queue.schedules import beat_schedule
 
     app.conf.beat_schedule = beat_schedule(cfg)
     attach_config(app, cfg)
@@ -83,9 +85,6 @@ def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
 def check_home(environ: dict[str, str] | None = None) -> None:
     """``celery -A swarmgym.queue.app`` (worker, beat, flower) with a missing ``$SWARMGYM_HOME``: one
     line and exit 2, not a traceback from deep inside beat's schedule file."""
-    import sys
-    from pathlib import Path
-
     home = (os.environ if environ is None else environ).get("SWARMGYM_HOME")
     if home and not Path(home).is_dir():
         print(f"swarmgym: SWARMGYM_HOME {home}: no such folder (create it, or set SWARMGYM_HOME to the "

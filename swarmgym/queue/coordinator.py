@@ -18,22 +18,27 @@ No task keeps a result: nobody reads them (Flower shows task outcomes from event
 """
 from __future__ import annotations
 
-
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import redis
 from celery import shared_task
 
+from swarmgym.campaigns.finalize import campaign_summary
 from swarmgym.core.errors import SwarmgymError
-from swarmgym.ledger import campaign_job_id
+from swarmgym.ledger import Ledger, campaign_job_id, record_from_result
 from swarmgym.ledger.batch import GroupWriter
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, deadhosts, dispatch, durable, keys, store
+from swarmgym.queue.accept import check_record
 from swarmgym.queue.appconfig import app_config
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
+from swarmgym.reports import regenerate
+from swarmgym.trend.alarm import fire_for, wanted
+from swarmgym.workers.artefacts import unpack
 
 log = logging.getLogger(__name__)
 _LEDGERS: dict = {}
@@ -42,8 +47,6 @@ _MAKE = threading.Lock()
 
 
 def ledger_for(cfg):
-    from swarmgym.ledger import Ledger
-
     key = str(cfg.ledger_dir)
     with _MAKE:
         if key not in _LEDGERS:
@@ -64,8 +67,6 @@ def writer_for(cfg) -> GroupWriter:
 def live_host_weights(app, variant: str, timeout: float = 0.5) -> dict[str, float]:
     """Hosts whose workers consume ``variant.<v>``, weighted by their concurrency.  The two broadcasts
     run at once: finalize waits ``timeout`` once, not twice."""
-    from concurrent.futures import ThreadPoolExecutor
-
     try:
         insp = app.control.inspect(timeout=timeout)
         with ThreadPoolExecutor(2) as ex:
@@ -150,7 +151,6 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
         _rebuild_counters(cfg, r, cid)
         return {"campaign_id": cid, "status": "incomplete", "missing": len(missing)}
     weights = {camp.pin_host: 1.0} if camp.pin_host else live_host_weights(app, camp.variant)
-    from swarmgym.campaigns.finalize import campaign_summary
 
     rec = campaign_summary(cfg, ledger, camp, recs, weights)  # cluster health + the change against the baseline
     written = writer_for(cfg).write(rec)
@@ -167,8 +167,6 @@ def _finalize_claimed(app, cfg, r, cid: str) -> dict:
 def request_alarm(app, cfg, rec) -> bool:
     """The record is written: if its schedule's ``on_change`` wants this verdict, run it in its own task
     (acknowledged when it ends, so a coordinator that dies mid-alarm runs it again)."""
-    from swarmgym.trend.alarm import wanted
-
     if wanted(cfg, rec) is None:
         return False
     app.send_task(keys.CAMPAIGN_ALARM, args=[rec.campaign_id], queue=COORDINATOR_QUEUE, ignore_result=True)
@@ -178,8 +176,6 @@ def request_alarm(app, cfg, rec) -> bool:
 @shared_task(name=keys.CAMPAIGN_ALARM, bind=True, acks_late=True, ignore_result=True)
 def campaign_alarm(self, campaign_id: str) -> dict:
     """Run the schedule's ``on_change`` command for a finalized campaign (failures logged, retried once)."""
-    from swarmgym.trend.alarm import fire_for
-
     cfg = app_config(self.app)
     found = ledger_for(cfg).find(campaign_job_id(campaign_id))
     if not found:
@@ -199,8 +195,6 @@ def request_reports(app, r) -> bool:
 
 @shared_task(name=keys.REGENERATE_REPORTS, bind=True, acks_late=True, ignore_result=True)
 def regenerate_reports(self) -> dict:
-    from swarmgym.reports import regenerate
-
     cfg = app_config(self.app)
     for_config(cfg).delete(keys.REPORTS_PENDING)  # a campaign finalized from now on asks again
     try:
@@ -228,8 +222,6 @@ def record_job(self, result: dict, artefacts: str | None = None, signature: dict
     except ValueError as e:
         log.error("record_job: not a JobResult: %s", str(e).splitlines()[0])
         return {"ignored": True, "error": str(e)[:500]}
-    from swarmgym.ledger import record_from_result
-    from swarmgym.queue.accept import check_record
 
     if (refused := check_record(cfg, for_config(cfg), res, result, artefacts, signature)) is not None:
         return refused
@@ -258,8 +250,6 @@ def record_job(self, result: dict, artefacts: str | None = None, signature: dict
 def store_artefacts(cfg, session_id: str, payload: str) -> None:
     """Unpack a recorded job's shipped run folder into ``runs/<session_id>/``; a bad bundle is logged,
     never a reason to lose the record it came with."""
-    from swarmgym.workers.artefacts import unpack
-
     try:
         unpack(payload, cfg.runs_dir, session_id)
     except Exception:

@@ -24,10 +24,10 @@ from typing import Any
 
 import redis
 
+from swarmgym.core.states import JobState
 from swarmgym.queue import counters, keys, liveness, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, delivery_id, queue_for_job
-from swarmgym.core.states import JobState
 
 log = logging.getLogger(__name__)
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from swarmgym.campaigns.plan import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
 from swarmgym.core.errors import QueueError
+from swarmgym.ledger import Ledger
 from swarmgym.models import JobSpec
-from swarmgym.trust.secrets import mask_url
-from swarmgym.queue import counters, keys, store
+from swarmgym.queue import counters, keys, liveness, plans, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues, delivery_id, queue_for_job
+from swarmgym.trust.secrets import mask_url
 
 
 @dataclass
@@ -90,8 +91,6 @@ def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: 
             campaign_id: str | None = None, suite: str | None = None, seed: int | None = None,
             progress=None, schedule: str | None = None) -> Sent:
     """Plan (the shared pipeline: :func:`swarmgym.campaigns.plan.new_campaign`) and send a campaign."""
-    from swarmgym.queue import plans
-
     if campaign_id and campaign_path(cfg, campaign_id).is_file():
         return Sent(campaign_id, len(load_campaign(cfg, campaign_id).jobs), created=False)
     camp = new_campaign(cfg, tier, variant, swarm=swarm, mode="queue", suite=suite, pin_host=pin_host,
@@ -103,15 +102,11 @@ def enqueue(app, cfg, *, tier: str, variant: str, swarm: str = "sim", pin_host: 
 
 
 def recorded_job_ids(cfg, cid: str) -> set[str]:
-    from swarmgym.ledger import Ledger
-
     return set(Ledger(cfg.ledger_dir).job_ids(cid))
 
 
 def recorded_overall(cfg, cid: str) -> dict[str, str]:
     """job_id -> overall of a campaign's records (to rebuild its counters after Redis lost them)."""
-    from swarmgym.ledger import Ledger
-
     return Ledger(cfg.ledger_dir).overall_by_job(cid)
 
 
@@ -208,7 +203,6 @@ def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> li
     if not todo:
         return []
     r = for_config(cfg)
-    from swarmgym.queue import liveness
 
     busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo]) | set(liveness.running(r))
     states = store.job_states(r, camp.campaign_id)

@@ -21,6 +21,7 @@ import redis
 
 from swarmgym.core.errors import LedgerError
 from swarmgym.queue import keys
+from swarmgym.queue.liveness import fmt_secs
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,6 @@ def line(st: dict | None, now: float | None = None) -> str | None:
     """The one line ``status`` shows, or None when writes succeed."""
     if not st:
         return None
-    from swarmgym.queue.liveness import fmt_secs
 
     now = now or time.time()
     return (f"ledger writes failing for {fmt_secs(now - st['since'])} ({st['attempts']} attempt(s); last: "

@@ -17,6 +17,7 @@ import psutil
 import redis
 
 from swarmgym.queue import keys
+from swarmgym.queue.liveness import beat
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +101,6 @@ class JobLease:
 
     def _beat(self) -> None:
         """A lease renewal is the host's heartbeat (:mod:`swarmgym.queue.liveness`)."""
-        from swarmgym.queue.liveness import beat
-
         try:
             beat(self.r, self.host)
         except redis.RedisError as e:

@@ -20,7 +20,12 @@ import time
 import redis
 from celery.signals import worker_ready, worker_shutting_down
 
-from swarmgym.queue import keys
+from swarmgym.core.hosts import host_of
+from swarmgym.queue import deadhosts, keys, liveness
+from swarmgym.queue.appconfig import app_config
+from swarmgym.queue.redis_util import for_config
+from swarmgym.queue.routing import COORDINATOR_QUEUE
+from swarmgym.suitekit.suite import load_suite
 
 log = logging.getLogger(__name__)
 _STOP = threading.Event()
@@ -33,8 +38,6 @@ def sweep_interval(cfg) -> float:
 
 def local_suite_hashes(cfg) -> dict[str, str]:
     """suite name -> hash of every suite this host can load (a broken suite is left out)."""
-    from swarmgym.suitekit.suite import load_suite
-
     out = {}
     d = cfg.suites_dir
     for p in sorted(d.iterdir()) if d.is_dir() else []:
@@ -53,8 +56,6 @@ _SUITE_HASHES: dict[str, str] = {}
 def local_suite_hash(cfg, name: str) -> str | None:
     """This host's hash of suite ``name`` (cached for the life of the process), or None if it has none."""
     if name not in _SUITE_HASHES:
-        from swarmgym.suitekit.suite import load_suite
-
         try:
             _SUITE_HASHES[name] = load_suite(name, cfg.suites_dir).hash
         except Exception:
@@ -64,9 +65,6 @@ def local_suite_hash(cfg, name: str) -> str | None:
 
 def send_reconcile(app, cfg, *, force: bool = False, r=None) -> bool:
     """Send ``reconcile`` unless one was sent within ``reconcile_secs`` (beat or another watchdog)."""
-    from swarmgym.queue.redis_util import for_config
-    from swarmgym.queue.routing import COORDINATOR_QUEUE
-
     r = r or for_config(cfg)
     ttl = max(1, int(cfg.queue.reconcile_secs * 0.9))
     if not r.set(keys.RECONCILE_DUE, str(time.time()), nx=True, ex=ttl) and not force:
@@ -77,8 +75,6 @@ def send_reconcile(app, cfg, *, force: bool = False, r=None) -> bool:
 
 
 def _watchdog(app, cfg) -> None:
-    from swarmgym.queue import deadhosts, liveness
-
     r = liveness.private_client(cfg.queue.broker_url)  # never the pool processes' client (fork safety)
     while not _STOP.wait(sweep_interval(cfg)):
         try:
@@ -89,9 +85,6 @@ def _watchdog(app, cfg) -> None:
 
 
 def start_coordinator(app, cfg, started: float) -> None:
-    from swarmgym.queue import deadhosts
-    from swarmgym.queue.redis_util import for_config
-
     r = for_config(cfg)
     try:
         n = deadhosts.restore_unacked(r, before=started)
@@ -105,8 +98,6 @@ def start_coordinator(app, cfg, started: float) -> None:
 
 def start_beating(cfg, key: str, info: dict) -> None:
     """Register ``key`` (a host name, or ``coordinator@<host>``) and beat for it from this process."""
-    from swarmgym.queue import liveness
-
     r = liveness.private_client(cfg.queue.broker_url)
     try:
         liveness.register_host(r, key, {**info, "pid": os.getpid()})
@@ -116,16 +107,12 @@ def start_beating(cfg, key: str, info: dict) -> None:
 
 
 def start_host(app, cfg, node: str, queues: list[str]) -> None:
-    from swarmgym.core.hosts import host_of
-
     start_beating(cfg, host_of(node), {"node": node, "variant": node.split("@", 1)[0], "queues": queues,
                                        "suites": local_suite_hashes(cfg)})
 
 
 @worker_ready.connect
 def _on_ready(sender=None, **kw) -> None:
-    from swarmgym.queue.appconfig import app_config
-
     app = sender.app
     cfg = app_config(app)
     node = getattr(sender, "hostname", "") or ""

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from swarmgym.adapters import known_adapters
 from swarmgym.core.errors import UsageError
 from swarmgym.queue import liveness
 from swarmgym.queue.liveness import fmt_secs
+from swarmgym.workers.profiles import load_profiles
 
 
 @dataclass
@@ -27,8 +29,6 @@ class Preflight:
 
 
 def known_variants(cfg, hosts: dict[str, dict]) -> set[str]:
-    from swarmgym.workers.profiles import load_profiles
-
     out = {p.variant for p in load_profiles(cfg).values()}
     return out | {str(h["variant"]) for h in hosts.values() if h.get("variant")}
 
@@ -36,8 +36,6 @@ def known_variants(cfg, hosts: dict[str, dict]) -> set[str]:
 def check(cfg, r, *, swarm: str, variant: str, pin_host: str | None, suite: str, suite_hash: str,
           require_workers: bool = False) -> Preflight:
     """Raise :class:`UsageError` (one line, exit 2) for a campaign that cannot run; return warnings."""
-    from swarmgym.adapters import known_adapters
-
     if swarm not in known_adapters():
         raise UsageError(f"--swarm {swarm!r}: unknown adapter; expected one of {', '.join(known_adapters())}")
     hosts = liveness.hosts(r, cfg.queue.dead_host_secs) if r is not None else {}

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from swarmgym.campaigns.plan import load_campaign
+from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.queue import counters
 
 
 def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
     """{campaign_id, status, planned, recorded, failed, stale, running, queued, outcomes, recent,
     running_jobs, campaign_record, source}; raises UsageError for a campaign nobody knows."""
-    from swarmgym.ledger import Ledger, campaign_job_id
-
     snap = None
     if r is not None:
         try:
@@ -42,8 +42,6 @@ def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
 
 
 def _from_ledger(cfg, ledger, cid: str, crec) -> dict[str, Any]:
-    from swarmgym.campaigns.plan import load_campaign
-
     outcomes = {k: v for k, v in ledger.counts(cid).items()}
     recorded = sum(outcomes.values())
     mode, cancelled = "queue", False
@@ -61,9 +59,6 @@ def _from_ledger(cfg, ledger, cid: str, crec) -> dict[str, Any]:
 
 def rows(cfg, r, cid: str, page_size: int = 500) -> Iterator[dict[str, Any]]:
     """Every planned job with its state, in plan order, read page by page (``status --all``)."""
-    from swarmgym.campaigns.plan import load_campaign
-    from swarmgym.ledger import Ledger
-
     camp = load_campaign(cfg, cid)
     ledger = Ledger(cfg.ledger_dir)
     states = counters.job_states(r, cid) if r is not None else {}

@@ -7,6 +7,7 @@ Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine),
 """
 from __future__ import annotations
 
+import json
 import uuid
 from typing import TYPE_CHECKING, Iterable
 
@@ -59,7 +60,6 @@ def route_task(name, args, kwargs, options, task=None, **kw):
         if isinstance(job, dict):
             return {"queue": queue_for_job(job)}
         if isinstance(job, str):
-            import json
             try:
                 return {"queue": queue_for_job(json.loads(job))}
             except (ValueError, KeyError):

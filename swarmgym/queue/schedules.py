@@ -17,6 +17,7 @@ import atexit
 import logging
 import os
 import threading
+import time
 import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -27,7 +28,9 @@ from celery.signals import beat_init
 
 from swarmgym.core.errors import ConfigError
 from swarmgym.core.hosts import host_name
-from swarmgym.queue import keys
+from swarmgym.queue import dispatch, keys
+from swarmgym.queue.appconfig import app_config
+from swarmgym.queue.redis_util import for_config
 
 log = logging.getLogger(__name__)
 
@@ -132,9 +135,6 @@ def decide(cfg, name: str, now: datetime | None = None) -> tuple[str | None, str
 
 @shared_task(name=keys.SCHEDULED_CAMPAIGN, bind=True)
 def scheduled_campaign(self, name: str) -> dict:
-    from swarmgym.queue import dispatch
-    from swarmgym.queue.appconfig import app_config
-
     cfg = app_config(self.app)
     cid, reason = decide(cfg, name)
     if cid is None:
@@ -164,8 +164,6 @@ def try_beat_lock(r, ttl: int = 30) -> tuple[bool, str]:
 
 
 def _renew_forever(r, value: str, ttl: int) -> None:
-    import time
-
     while True:
         time.sleep(ttl / 3)
         try:
@@ -179,9 +177,6 @@ def _renew_forever(r, value: str, ttl: int) -> None:
 
 @beat_init.connect
 def hold_beat_lock(sender=None, **kw):
-    from swarmgym.queue.appconfig import app_config
-    from swarmgym.queue.redis_util import for_config
-
     app = getattr(sender, "app", None)
     if app is None:
         from celery import current_app as app

@@ -9,7 +9,8 @@ works from it and the ledger.  Redis keeps the campaign hash (status ``running``
 from __future__ import annotations
 
 from swarmgym.campaigns.plan import Campaign, save_campaign
-from swarmgym.queue import counters, keys
+from swarmgym.queue import counters, keys, plans
+from swarmgym.queue.redis_util import for_config
 
 __all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "ensure_redis", "mark_job", "job_states",
            "redis_status", "set_cancelled"]
@@ -32,22 +33,14 @@ def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[st
 
 def load_campaign(cfg, cid: str) -> Campaign:
     """The plan from this home, else from Redis (:mod:`swarmgym.queue.plans`)."""
-    from swarmgym.queue import plans
-    from swarmgym.queue.redis_util import for_config
-
     return plans.load(cfg, cid, for_config(cfg))
 
 
 def list_campaigns(cfg) -> list[str]:
-    from swarmgym.queue import plans
-    from swarmgym.queue.redis_util import for_config
-
     return plans.list_all(cfg, for_config(cfg))
 
 
 def set_cancelled(cfg, r, cid: str) -> Campaign:
-    from swarmgym.queue import plans
-
     camp = load_campaign(cfg, cid)
     camp.cancelled = True
     save_campaign(cfg, camp)

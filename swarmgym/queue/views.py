@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from swarmgym.queue import deadhosts, durable, liveness
+from swarmgym.ledger import Ledger
+from swarmgym.queue import counters, deadhosts, durable, liveness
 from swarmgym.queue.liveness import fmt_secs
 
 
@@ -36,9 +37,6 @@ def decorate(cfg, r, st: dict[str, Any], limit: int = 50) -> dict[str, Any]:
     """Add to a status summary what a person must see: jobs taken from silent hosts (``lost``), the
     errored and failed jobs with their reason (``problems``, at most ``limit``) and a failing ledger
     (``ledger_error``).  Bounded: it reads only the lost and failed jobs, never the whole campaign."""
-    from swarmgym.ledger import Ledger
-    from swarmgym.queue import counters
-
     cid = st["campaign_id"]
     lost: dict[str, dict] = {}
     if r is not None:

@@ -17,10 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from swarmgym.trend import stats
-from swarmgym.trend.arms import arm
 from swarmgym.ledger import Ledger
 from swarmgym.ledger.mapping import INFRA
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm
 
 COLUMNS = ("variant", "tier", "spec", "app_slug", "session_id", "wall_secs", "functional", "overall",
            "checks", "swarm", "cluster", "diagnostics", "tasks_done", "tasks_failed", "exit_code",

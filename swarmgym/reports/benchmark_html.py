@@ -21,10 +21,12 @@ from typing import Iterable, Sequence
 
 from markupsafe import Markup, escape
 
-from swarmgym.trend import stats
-from swarmgym.trend.arms import arm_of
 from swarmgym.models import LedgerRecord
 from swarmgym.reports import bench
+from swarmgym.reports.trend_html import section
+from swarmgym.trend import series as trend
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm_of
 
 OVERALL_COLORS = {"pass": "#2e7d32", "partial": "#f9a825", "fail": "#c62828", "error": "#6a1b9a"}
 PALETTE = ["#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#00838f", "#ad1457", "#5d4037", "#9e9d24", "#546e7a"]
@@ -275,8 +277,6 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
         same = [g for g in groups if g.suite_hash == suite_hash]
         suites = ", ".join(sorted({s for g in same for s in g.suites})) or "?"
         out.append(f"<h3>suite {escape(suites)} · hash <code>{escape(suite_hash)}</code></h3>{pass_rate_svg(same)}")
-    from swarmgym.trend import series as trend
-    from swarmgym.reports.trend_html import section
 
     out.append(section(trend.build(recs, campaigns)))
     if len(data.hashes) > 1 and arms is None:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from swarmgym.grading.balance import shares as judge
 from swarmgym.models import PoolDevice
 
 COLORS = {"ok": "#2e7d32", "underused": "#f9a825", "idle": "#ef6c00", "starved": "#c62828", "extra": "#6a1b9a"}
@@ -21,8 +22,6 @@ class DeviceShare:
 
 def shares(per_device: dict[str, int], pool: list[PoolDevice]) -> list[DeviceShare]:
     """Dispatched vs fair share per device, as :mod:`swarmgym.grading.balance` judges them (goose's weights)."""
-    from swarmgym.grading.balance import shares as judge
-
     enabled = {p.id for p in pool if p.enabled}
     rows = judge(dict(per_device), [p for p in pool if p.enabled] if enabled else [])
     return [DeviceShare(r.device, r.dispatched, r.fair, float(r.weight),

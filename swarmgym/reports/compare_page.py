@@ -19,8 +19,8 @@ from swarmgym.reports.charts import COLORS
 
 if TYPE_CHECKING:
     from swarmgym.comparison.compare import CompareState
-    from swarmgym.config import Config
     from swarmgym.comparison.sequential import Step
+    from swarmgym.config import Config
 
 W, H, LEFT, TOP, BOTTOM = 640, 240, 56, 30, 34
 

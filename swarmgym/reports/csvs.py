@@ -15,12 +15,12 @@ import json
 import math
 from pathlib import Path
 
-from swarmgym.trend import stats
-from swarmgym.trend.arms import arm
 from swarmgym.core.atomic import atomic_write_text
-from swarmgym.trust.textsafe import shown
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.reports.bench import COLUMNS
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm
+from swarmgym.trust.textsafe import shown
 
 SEED_COLUMNS = ("variant", "tier", "spec", "app_slug", "session_id", "wall_secs", "functional", "overall",
                 "checks", "swarm", "cluster", "diagnostics", "tasks_done", "tasks_failed", "exit_code")

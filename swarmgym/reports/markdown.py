@@ -4,10 +4,10 @@ from __future__ import annotations
 import math
 import time
 
-from swarmgym.trend import stats
-from swarmgym.trust.textsafe import shown
-from swarmgym.trend.arms import flags_label
 from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead
+from swarmgym.trend import stats
+from swarmgym.trend.arms import flags_label
+from swarmgym.trust.textsafe import shown
 
 WHY_NOT_PAIRED = (
     "A suite hash covers the frozen prompts and golden checks. Different hashes mean the two runs "

@@ -19,12 +19,12 @@ import os
 import sys
 from pathlib import Path
 
-from swarmgym.core.errors import SwarmgymError
+from swarmgym import __version__
+from swarmgym.core.errors import SwarmgymError, UsageError
+from swarmgym.sim.fleet import effective_devices, load_fleet, set_device
 
 
 def _parser() -> argparse.ArgumentParser:
-    from swarmgym import __version__
-
     p = argparse.ArgumentParser(prog="swarmgym-sim", description="Simulated goose local-edition swarm.")
     p.add_argument("--version", action="version", version=f"swarmgym-sim {__version__}")
     top = p.add_subparsers(dest="cmd", required=True)
@@ -45,9 +45,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _pool(args, env) -> int:
-    from swarmgym.core.errors import UsageError
-    from swarmgym.sim.fleet import effective_devices, load_fleet, set_device
-
     fleet = load_fleet(env)
     if args.action == "show":
         devs = effective_devices(fleet, env)

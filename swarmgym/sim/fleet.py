@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from swarmgym.collect.goose_paths import goose_dir
 from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import UsageError
-from swarmgym.collect.goose_paths import goose_dir
 from swarmgym.core.yamlfile import read_yaml
 
 DEFAULT_FLEET = Path(__file__).with_name("fleet.yaml")

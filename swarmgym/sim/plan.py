@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swarmgym.core.errors import SuiteError
-from swarmgym.suitekit.suite import Spec, Suite, load_suite
+from swarmgym.suitekit.suite import Spec, Suite, load_suite, packaged_suites_dir
 
 
 @dataclass
@@ -24,8 +24,6 @@ class Target:
 
 
 def _suites(env: Mapping[str, str]) -> list[Suite]:
-    from swarmgym.suitekit.suite import packaged_suites_dir
-
     root = Path(env.get("SWARMGYM_SUITES_DIR") or packaged_suites_dir())
     if (root / "suite.yaml").is_file():
         dirs = [root]

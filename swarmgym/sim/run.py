@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from swarmgym.core.errors import UsageError
 from swarmgym.collect.goose_paths import sessions_db
+from swarmgym.core.errors import UsageError
 from swarmgym.sim.clock import SimClock, ms, parse_start
 from swarmgym.sim.eventlog import EventLog
 from swarmgym.sim.faults import (

@@ -29,10 +29,10 @@ from pydantic import (
     model_validator,
 )
 
-from swarmgym.suitekit.edges import known_classes
 from swarmgym.core.errors import SuiteError
-from swarmgym.suitekit.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
 from swarmgym.core.yamlfile import invalid, read_yaml
+from swarmgym.suitekit.edges import known_classes
+from swarmgym.suitekit.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
 
 CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential")
 CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential"]

@@ -25,6 +25,7 @@ from pathlib import Path
 import psutil
 
 from swarmgym.isolation.proctree import kill_group
+from swarmgym.trust.hostkeys import new_key_file, trust, write_keyring
 
 
 def term_with_parent() -> None:
@@ -62,8 +63,6 @@ class LocalFleet:
 
     def host_key(self, host: str) -> Path:
         """``host``'s key file, created and trusted by this fleet's keyring on first use."""
-        from swarmgym.trust.hostkeys import new_key_file, trust
-
         path = self.keys / f"{host}.key"
         if not path.exists():
             trust(self.keyring, host, new_key_file(path, host))
@@ -97,8 +96,6 @@ class LocalFleet:
     def coordinator(self, host: str = "coord", env: dict[str, str] | None = None) -> str:
         name = f"coordinator@{host}"
         if not self.keyring.exists():
-            from swarmgym.trust.hostkeys import write_keyring
-
             write_keyring(self.keyring, {})
         self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--coordinator", "--host", host,
                            "--home", str(self.home)], env)

@@ -15,7 +15,9 @@ import subprocess
 from dataclasses import dataclass, field
 
 from swarmgym.config import Config, Schedule
+from swarmgym.isolation.proctree import kill_tree
 from swarmgym.models import LedgerRecord
+from swarmgym.trend.change import summary
 
 log = logging.getLogger(__name__)
 TRIES = 2
@@ -62,8 +64,6 @@ def wanted(cfg: Config, rec: LedgerRecord) -> Schedule | None:
 
 
 def run_once(argv: list[str], payload: str, cwd: str, timeout: float) -> Attempt:
-    from swarmgym.isolation.proctree import kill_tree
-
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 cwd=cwd, start_new_session=True, env=dict(os.environ))
@@ -80,8 +80,6 @@ def run_once(argv: list[str], payload: str, cwd: str, timeout: float) -> Attempt
 
 def fire(cfg: Config, sched: Schedule, rec: LedgerRecord) -> AlarmOutcome:
     """Run ``sched.on_change`` with ``rec``'s change summary on stdin; retried once on failure."""
-    from swarmgym.trend.change import summary
-
     payload = json.dumps(summary(rec, cfg), default=str)
     out = AlarmOutcome(list(sched.on_change), rec.change.verdict if rec.change else "?")
     for n in range(TRIES):

@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from swarmgym.trend.arms import arm_of
 from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import UsageError
 from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.models import LedgerRecord, Provenance
+from swarmgym.trend.arms import arm_of
 
 PINS_FILE = "baselines.json"
 FLAGGED = ("regressed", "improved")                     # verdicts that start a new level, the campaign left out

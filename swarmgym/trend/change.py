@@ -21,11 +21,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from swarmgym.trend import stats
-from swarmgym.trend.baseline import Baseline, Night, choose, load_pins, night_of_record, night_of_runs, with_outcomes
 from swarmgym.config import Config, TrendConfig
 from swarmgym.ledger import Ledger
 from swarmgym.models import CampaignChange, ChangeTest, LedgerRecord
+from swarmgym.trend import stats
+from swarmgym.trend.baseline import Baseline, Night, choose, load_pins, night_of_record, night_of_runs, with_outcomes
 
 
 @dataclass

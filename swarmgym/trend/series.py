@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
-from swarmgym.trend import stats
-from swarmgym.trend.arms import arm_of
-from swarmgym.trend.baseline import build_of
 from swarmgym.core.errors import UsageError
 from swarmgym.ledger import Ledger
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.models import LedgerRecord
+from swarmgym.trend import stats
+from swarmgym.trend.arms import arm_of
+from swarmgym.trend.baseline import build_of
 
 _SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([hdw])$")
 UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400}

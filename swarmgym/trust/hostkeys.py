@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from swarmgym import REPO_ROOT
 from swarmgym.core.atomic import atomic_write_bytes
 from swarmgym.core.errors import ConfigError, UsageError
+from swarmgym.isolation.allowlist import system_dirs
+from swarmgym.isolation.policy import interpreter_dirs
 
 if TYPE_CHECKING:
     from swarmgym.config import Config
@@ -53,9 +55,6 @@ def fingerprint(key: bytes) -> str:
 def box_visible(cfg: Config) -> list[tuple[str, Path]]:
     """(why, folder) for every folder a box reads: the system's runtime (``/usr`` — so ``/usr/local/etc``
     —, ``/etc/ssl`` …; ``/opt/homebrew`` on a Mac), the Python that runs checks and ``sandbox.read_only``."""
-    from swarmgym.isolation.allowlist import system_dirs
-    from swarmgym.isolation.policy import interpreter_dirs
-
     return [*(("a folder every box reads", Path(d)) for d in system_dirs()),
             *(("the Python every box reads", d) for d in interpreter_dirs()),
             *(("sandbox.read_only", Path(d)) for d in cfg.sandbox.read_only)]

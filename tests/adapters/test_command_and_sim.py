@@ -6,8 +6,8 @@ import sys
 
 from swarmgym.adapters import get_adapter
 from swarmgym.collect import collect
-from swarmgym.config import load_config
 from swarmgym.collect.goose_paths import job_root, sessions_db
+from swarmgym.config import load_config
 from tests.support.simrun import suite
 
 

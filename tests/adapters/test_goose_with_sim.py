@@ -122,8 +122,8 @@ def test_mcp_servers_reach_the_swarm_and_show_as_mcp_calls(tmp_path):
 
 def test_each_run_reads_only_its_own_sessions_and_starts_from_the_pristine_config(tmp_path):
     from swarmgym.adapters import get_adapter
-    from swarmgym.collect.traces import connect_ro
     from swarmgym.adapters.provenance import swarm_provenance
+    from swarmgym.collect.traces import connect_ro
     from tests.support.simrun import goose_cfg, sim_env
 
     pristine = tmp_path / "goose" / "config"  # sim_env's GOOSE_PATH_ROOT: the operator's goose root

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
+from swarmgym.campaigns.job import run_job
 from swarmgym.campaigns.plan import plan_jobs
 from swarmgym.config import load_config
-from swarmgym.campaigns.job import run_job
 from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.reports import regenerate
 from swarmgym.suitekit.suite import load_suite

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
+from swarmgym.campaigns.job import run_job
 from swarmgym.campaigns.plan import plan_jobs
 from swarmgym.config import load_config
-from swarmgym.campaigns.job import run_job
 from swarmgym.ledger import record_from_result
 from swarmgym.suitekit.suite import load_suite
 

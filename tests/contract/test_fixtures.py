@@ -12,8 +12,8 @@ from swarmgym.collect.events import read_events
 from swarmgym.collect.report import find_json_object, parse_report
 from swarmgym.collect.traces import read_traces
 from swarmgym.config import load_config
-from swarmgym.models import RunOutcome
 from swarmgym.grading.verify import verify
+from swarmgym.models import RunOutcome
 from tests.contract import goose_schema as schema
 
 GOOSE = Path(__file__).parent.parent / "fixtures" / "goose"

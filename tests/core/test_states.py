@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from swarmgym.queue import keys
 from swarmgym.core.states import CampaignStatus, JobStatus
+from swarmgym.queue import keys
 
 
 @pytest.fixture()

@@ -5,7 +5,6 @@ import subprocess
 
 from swarmgym.adapters import sim_command
 
-
 GOOD_RULING = {"requirements": {"status": "pass", "met": ["all"], "missed": [], "summary": "complete"},
                "code_quality": {"score": 4, "summary": "clean recursive descent"}, "bugs": []}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from swarmgym.grading.checks import run_checks
 from swarmgym.config import load_config
 from swarmgym.explore.schemas import NextMove, Opener, merge_checks
+from swarmgym.grading.checks import run_checks
 from swarmgym.suitekit.suite import Check
 
 BASE = {"app_slug": "tally", "prompt": "build tally", "checks": [{"name": "runs", "kind": "command_succeeds",

@@ -1,12 +1,12 @@
 """The tweaker's scope guard: nothing outside the allowed swarm knobs ever gets through."""
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
 
-from hypothesis import given, strategies as st
-
+from swarmgym.config import load_config
 from swarmgym.explore.scope import guard
 from swarmgym.explore.tweaker import KnobChange, Proposal, apply
-from swarmgym.config import load_config
 
 ALLOWED_EXACT = {"planner_model", "worker_max_turns", "max_attempts",
                  "env.GOOSE_LOCAL_CONTEXT_CAP", "env.GOOSE_MAX_BACKGROUND_TASKS"}

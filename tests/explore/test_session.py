@@ -11,6 +11,7 @@ from swarmgym.ledger import Ledger
 
 from .explore_helpers import GOOD_RULING, checks, opener, sim_pool
 
+
 @pytest.mark.slow  # three graded swarm runs
 def test_three_turn_heavy_spec_session_accumulates_checks_and_records_everything(cfg, rdcalc, responder):
     r = responder({

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from swarmgym.grading.checks import run_check, run_checks, tool_names
 from swarmgym.config import load_config
+from swarmgym.grading.checks import run_check, run_checks, tool_names
 from swarmgym.models import Evidence, RunOutcome, RunReport, SessionTrace, TaskOutcome, ToolCall
 from swarmgym.suitekit.suite import Check
 

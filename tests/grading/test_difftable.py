@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from swarmgym.config import load_config
 from swarmgym.grading import difftable
 from swarmgym.grading.checks import check_box, run_check
-from swarmgym.config import load_config
 from swarmgym.suitekit.suite import Check
 from tests.support.hostile import require_bwrap
 

@@ -11,9 +11,9 @@ import pytest
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.core.errors import UsageError
+from swarmgym.grading.regrade import regrade_campaign
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord
-from swarmgym.grading.regrade import regrade_campaign
 from swarmgym.suitekit.suite import load_suite, materialize
 
 V1 = load_suite("bench-v1", REPO_ROOT / "suites")

@@ -9,8 +9,8 @@ import yaml
 
 from swarmgym.config import load_config
 from swarmgym.core.errors import SuiteError
-from swarmgym.suitekit.suite import load_suite
 from swarmgym.grading.suite_verify import verify_app, verify_suite
+from swarmgym.suitekit.suite import load_suite
 
 CHECKS = [
     {"name": "says_hello", "kind": "command_succeeds", "run": 'test "$(bash hello.sh)" = hello'},

@@ -1,10 +1,18 @@
 import logging
 
-from swarmgym.models import (TRACE_CHARS, TRACE_FRAMES, DimensionResult, ErrorInfo, Finding, HostSample, PoolDevice,
-                             TaskOutcome, Verdict)
-from swarmgym.suitekit.suite import Check
 from swarmgym.grading.verify import DIMENSIONS, compose, verify
-
+from swarmgym.models import (
+    TRACE_CHARS,
+    TRACE_FRAMES,
+    DimensionResult,
+    ErrorInfo,
+    Finding,
+    HostSample,
+    PoolDevice,
+    TaskOutcome,
+    Verdict,
+)
+from swarmgym.suitekit.suite import Check
 from tests.support.evidence import make_evidence
 
 OK = Check(name="ok", kind="command_succeeds", run="python3 -c 'print(1+1)' | grep -q 2")

@@ -15,8 +15,16 @@ from click.testing import CliRunner
 from swarmgym.cli import cli
 from swarmgym.core.errors import LedgerError
 from swarmgym.ledger import Ledger, campaign_record, record_from_result
-from swarmgym.models import (DimensionResult, ErrorInfo, Finding, JobResult, JobSpec, LedgerRecord, LEDGER_SCHEMA_VERSION,
-                             Verdict)
+from swarmgym.models import (
+    LEDGER_SCHEMA_VERSION,
+    DimensionResult,
+    ErrorInfo,
+    Finding,
+    JobResult,
+    JobSpec,
+    LedgerRecord,
+    Verdict,
+)
 
 
 def rec(i: int, **kw) -> LedgerRecord:

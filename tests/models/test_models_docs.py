@@ -3,8 +3,20 @@ from __future__ import annotations
 
 import pytest
 
-from swarmgym.models import (CheckResult, DimensionResult, ErrorInfo, Finding, JobResult, JobSpec, LedgerRecord,
-                             Provenance, RunOutcome, SessionDoc, Turn, Verdict)
+from swarmgym.models import (
+    CheckResult,
+    DimensionResult,
+    ErrorInfo,
+    Finding,
+    JobResult,
+    JobSpec,
+    LedgerRecord,
+    Provenance,
+    RunOutcome,
+    SessionDoc,
+    Turn,
+    Verdict,
+)
 
 PERSISTED = [ErrorInfo, Finding, CheckResult, DimensionResult, Verdict, RunOutcome, Provenance, JobSpec, JobResult,
              LedgerRecord, Turn, SessionDoc]

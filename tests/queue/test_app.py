@@ -11,8 +11,8 @@ from swarmgym.config import load_config
 from swarmgym.core.errors import UsageError
 from swarmgym.queue import keys
 from swarmgym.queue.app import celery_settings, make_app
-from swarmgym.trust.secrets import mask_url
 from swarmgym.queue.routing import queue_for_job, route_task, worker_name, worker_queues
+from swarmgym.trust.secrets import mask_url
 
 
 def test_settings_are_json_only_late_ack_prefetch_one_and_long_visibility(tmp_path):

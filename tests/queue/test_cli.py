@@ -89,15 +89,14 @@ def test_a_job_killed_at_the_hard_limit_is_still_sent_for_recording_as_a_timeout
     """Celery calls on_failure in the worker's main process when the hard limit kills the pool child."""
     import base64
     import json
-
     import zlib
 
     from billiard.exceptions import TimeLimitExceeded
 
     from swarmgym.campaigns.plan import plan_jobs
     from swarmgym.suitekit.suite import load_suite
-    from tests.support.queue import app_for
     from swarmgym.workers.tasks import run_job_task
+    from tests.support.queue import app_for
 
     cfg = load_config(home)
     job = plan_jobs(load_suite(cfg.suite, cfg.suites_dir), "smoke", "mlx", campaign_id="hard")[0]

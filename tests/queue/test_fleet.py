@@ -15,8 +15,21 @@ from swarmgym.ledger import Ledger
 from swarmgym.queue import keys, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.testing.localredis import free_port
-from tests.support.queue import (BACKEND_DB, app_for, cli, client, finalized, jsonl_job_ids, port_open,
-                                 procfile_command, send_custom, sims_under, tiny_jobs_home, wait_until, write_config)
+from tests.support.queue import (
+    BACKEND_DB,
+    app_for,
+    cli,
+    client,
+    finalized,
+    jsonl_job_ids,
+    port_open,
+    procfile_command,
+    send_custom,
+    sims_under,
+    tiny_jobs_home,
+    wait_until,
+    write_config,
+)
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]  # real Celery worker processes
 

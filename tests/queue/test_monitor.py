@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import time
 
+from swarmgym.campaigns.monitor import campaign_health, campaign_overall, idle_names
 from swarmgym.ledger import campaign_record
 from swarmgym.models import LedgerRecord
-from swarmgym.campaigns.monitor import campaign_health, campaign_overall, idle_names
 
 
 def rec(i, host, per_device, cpu=None, pool=None, functional=True, overall="pass"):

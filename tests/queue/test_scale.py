@@ -15,8 +15,18 @@ from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.models import JobResult
 from swarmgym.queue import counters, dispatch, keys
 from swarmgym.queue.redis_util import for_config
-from tests.support.queue import (BACKEND_DB, app_for, cli, client, documented_patterns, plan, result_for, send_as_host,
-                                 tiny_jobs_home, wait_until)
+from tests.support.queue import (
+    BACKEND_DB,
+    app_for,
+    cli,
+    client,
+    documented_patterns,
+    plan,
+    result_for,
+    send_as_host,
+    tiny_jobs_home,
+    wait_until,
+)
 
 pytestmark = pytest.mark.redis
 REPO = Path(__file__).resolve().parents[2]

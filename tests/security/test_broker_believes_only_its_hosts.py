@@ -21,13 +21,13 @@ import yaml
 
 from swarmgym.campaigns.plan import load_campaign
 from swarmgym.config import load_config
-from swarmgym.trust.hostkeys import read_key_file
 from swarmgym.ledger import Ledger
 from swarmgym.models import JobResult, Verdict
 from swarmgym.queue import counters, keys
 from swarmgym.queue.app import make_app
-from swarmgym.testing.localfleet import LocalFleet
 from swarmgym.queue.routing import COORDINATOR_QUEUE
+from swarmgym.testing.localfleet import LocalFleet
+from swarmgym.trust.hostkeys import read_key_file
 from swarmgym.trust.signing import sign
 from tests.support.queue import tiny_suite
 

@@ -17,8 +17,8 @@ import psutil
 import pytest
 import yaml
 
-from swarmgym.grading.checks import run_check
 from swarmgym.config import load_config
+from swarmgym.grading.checks import run_check
 from swarmgym.isolation.cgroup import cgroup_root
 from swarmgym.suitekit.suite import Check
 from tests.support.hostile import require_bwrap

@@ -54,8 +54,8 @@ def test_none_is_used_only_when_asked_and_the_record_says_so(tmp_path):
     import shutil
 
     from swarmgym.campaigns.bench import new_bench_campaign
-    from swarmgym.config import load_config
     from swarmgym.campaigns.job import run_job
+    from swarmgym.config import load_config
     from swarmgym.suitekit.suite import load_suite
     from tests.support.hostile import trim_checks
 

@@ -13,11 +13,11 @@ import pytest
 
 from swarmgym.campaigns.plan import load_campaign, save_campaign
 from swarmgym.config import load_config
-from swarmgym.trust.hostkeys import read_key_file
 from swarmgym.models import JobResult
 from swarmgym.queue import accept, keys
 from swarmgym.queue.lease import JobLease, mark_leased
 from swarmgym.queue.routing import COORDINATOR_QUEUE, variant_queue
+from swarmgym.trust.hostkeys import read_key_file
 from swarmgym.trust.signing import sign
 
 

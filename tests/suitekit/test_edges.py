@@ -8,10 +8,10 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
-from swarmgym.suitekit.coverage import coverage
 from swarmgym.core.errors import SuiteError
-from swarmgym.suitekit.suite import load_suite
 from swarmgym.grading.suite_verify import verify_suite
+from swarmgym.suitekit.coverage import coverage
+from swarmgym.suitekit.suite import load_suite
 from swarmgym.suitekit.tablegen import answer, row, step, write
 
 APP = '''import sys

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from swarmgym.campaigns.job import run_job
 from swarmgym.campaigns.plan import plan_jobs
 from swarmgym.config import load_config
 from swarmgym.core.errors import SuiteError
-from swarmgym.campaigns.job import run_job
 from swarmgym.suitekit.suite import load_suite, materialize
 
 # A stand-in swarm (the command adapter): it records what the workspace held when it started,

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from swarmgym.grading.checks import run_checks
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.core.errors import SuiteError
+from swarmgym.grading.checks import run_checks
 from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
 
 SUITE_DIR = REPO_ROOT / "suites" / "bench-v1"

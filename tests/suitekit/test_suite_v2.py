@@ -5,20 +5,19 @@ The whole suite is verified once, in the full run (``test_full_verify_passes_eve
 """
 from __future__ import annotations
 
-
 import shutil
 from pathlib import Path
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
-from swarmgym.suitekit.coverage import coverage
 from swarmgym.core.errors import SuiteError
-from swarmgym.sim.faults import pick_mutant
-from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
+from swarmgym.grading.checks import run_checks
 from swarmgym.grading.suite_verify import verify_suite
+from swarmgym.sim.faults import pick_mutant
+from swarmgym.suitekit.coverage import coverage
+from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
 from tests.support.draws import Fixed
 
 V1 = load_suite("bench-v1", REPO_ROOT / "suites")

@@ -1,8 +1,17 @@
 """Hand-built session documents and ledger slugs for the report tests (the job pipeline is not used)."""
 from __future__ import annotations
 
-from swarmgym.models import (CheckResult, DimensionResult, Finding, PoolDevice, RunOutcome, RunReport,
-                             SessionDoc, Turn, Verdict)
+from swarmgym.models import (
+    CheckResult,
+    DimensionResult,
+    Finding,
+    PoolDevice,
+    RunOutcome,
+    RunReport,
+    SessionDoc,
+    Turn,
+    Verdict,
+)
 
 
 def make_doc(*, stdout_tail: str = "<b>total: 24</b> & \"more\"", tweak: bool = True,

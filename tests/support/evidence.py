@@ -1,8 +1,16 @@
 """Hand-built :class:`~swarmgym.models.Evidence` for the verify tests: a run of tasks over devices."""
 from __future__ import annotations
 
-from swarmgym.models import (DeviceStats, Evidence, PoolDevice, RunOutcome, RunReport, SessionTrace, TaskOutcome,
-                             ToolCall)
+from swarmgym.models import (
+    DeviceStats,
+    Evidence,
+    PoolDevice,
+    RunOutcome,
+    RunReport,
+    SessionTrace,
+    TaskOutcome,
+    ToolCall,
+)
 
 
 def make_evidence(ws, *, dispatched=None, pool=None, tasks=None, traces=None, exit_code=0, timed_out=False,

@@ -87,9 +87,9 @@ def host_key(home, host: str) -> Path:
 def send_as_host(app, fleet, result: dict, bundle: str | None = None) -> None:
     """What a host's ``run_job`` does at its end, for a test that plays the host: the job's durable
     lease mark (the host took its lease), then ``record_job`` signed with the host's key."""
-    from swarmgym.trust.hostkeys import read_key_file
     from swarmgym.queue.lease import mark_leased
     from swarmgym.queue.redis_util import for_config
+    from swarmgym.trust.hostkeys import read_key_file
     from swarmgym.trust.signing import sign
 
     host, job = result["host"], result["job"]

@@ -54,8 +54,8 @@ def record_night(cfg, ledger, cid: str, outcomes: dict[str, list[bool]], *, nigh
                  binary_version: str = "swarmgym-sim 0.1.0"):
     """One campaign planned at ``T0 + night`` days: session records for ``outcomes`` ({spec: [functional per
     rep]}), then the campaign record exactly as ``bench`` writes it (:func:`swarmgym.campaigns.finalize.finish`)."""
-    from swarmgym.campaigns.plan import Campaign
     from swarmgym.campaigns.finalize import finish
+    from swarmgym.campaigns.plan import Campaign
     from swarmgym.models import JobSpec, LedgerRecord, Provenance
 
     created = T0 + night * DAY

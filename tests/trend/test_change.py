@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from scipy.stats import false_discovery_control
 
+from swarmgym.models import CampaignChange, ChangeTest
 from swarmgym.trend import stats
 from swarmgym.trend.baseline import save_pins
-from swarmgym.models import CampaignChange, ChangeTest
 from tests.support.trend import record_night, rows
 
 SPECS = ("crud", "compute", "txn")

@@ -6,6 +6,8 @@ import math
 import pytest
 
 from swarmgym.trend import stats
+
+
 def test_wilson_interval_for_8_of_10():
     lo, hi = stats.wilson(8, 10)
     assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)

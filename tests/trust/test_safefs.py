@@ -9,6 +9,8 @@ import threading
 import psutil
 
 from swarmgym.trust import safefs
+
+
 def _tree(ws, outside):
     (ws / "src" / "deep").mkdir(parents=True)
     (ws / "src" / "a.py").write_text("a = 1\n")

@@ -1,10 +1,9 @@
 """A run folder travels to the coordinator within the cap, or its host path is recorded."""
 from __future__ import annotations
 
-import os
-
 import base64
 import io
+import os
 import tarfile
 
 from swarmgym.models import SessionDoc, Turn

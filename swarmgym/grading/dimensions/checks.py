@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from swarmgym.grading.checks import run_checks
-from swarmgym.models import DimensionResult, Finding
 from swarmgym.grading.context import VerifyContext
+from swarmgym.models import DimensionResult, Finding
 
 
 def checks_dimension(ctx: VerifyContext) -> DimensionResult:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from statistics import mean
 
 from swarmgym.grading.balance import dispatched_per_device, shares, unbalanced
-from swarmgym.models import DimensionResult, Finding, Severity, Status
 from swarmgym.grading.context import VerifyContext
+from swarmgym.models import DimensionResult, Finding, Severity, Status
 
 IDLE_HOST_CPU = 25.0  # mean host CPU % under which a host counts as sitting idle
 

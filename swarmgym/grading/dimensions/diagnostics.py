@@ -21,9 +21,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from swarmgym.trust import safefs
-from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
 from swarmgym.grading.context import VerifyContext
+from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
+from swarmgym.trust import safefs
 
 SKIP_DIRS = {".swarm", "__pycache__", ".git", ".venv", "venv", "node_modules", ".pytest_cache", ".mypy_cache"}
 SOURCE_EXT = {".py", ".js", ".ts", ".rs", ".go", ".rb", ".sh"}

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from swarmgym.models import DimensionResult, Finding
 from swarmgym.grading.context import VerifyContext
+from swarmgym.models import DimensionResult, Finding
 
 
 def swarm_dimension(ctx: VerifyContext) -> DimensionResult:
