@@ -153,7 +153,7 @@ def baseline_driver(commit: str) -> str:
 
 def per_table(args, console: Console) -> dict:
     from swarmgym.grading import difftable
-    from swarmgym.grading.checks import check_box
+    from swarmgym.grading.context import GradingContext
 
     home = Path(tempfile.mkdtemp(prefix="swarmgym-bench-tables-"))
     cfg = load_config(home, environ={}, overrides={"sandbox.backend": "bwrap"})
@@ -167,13 +167,17 @@ def per_table(args, console: Console) -> dict:
     out, totals = [], dict.fromkeys(modes, 0.0)
     for spec in suite.specs:
         ws = materialize(suite, spec, home / "apps" / spec.app_slug / "bench")
-        box = check_box(cfg, ws, 600)
+        grading = GradingContext(workspace=ws, cfg=cfg)  # the check box every check of a grading runs in
+
+        def box(cmd: str, cap: int, g: GradingContext = grading):
+            return g.box(cmd, timeout=600, output_cap=cap)
+
         for c in (c for c in spec.checks if c.kind == "differential"):
             tab = difftable.load_table(c.table_file(), str(c.module))
             old_cmd = ("python3 - <<'SWARMGYM_OLD_EOF'\n" + old_src + f"\nTABLE = {json.dumps(tab)!r}\n"
                        "sys.exit(main(json.loads(TABLE), 'inproc'))\nSWARMGYM_OLD_EOF\n")
 
-            def after(per_fork: int, t=tab, run=box) -> bool:  # what run_check does: fast path, confirmations, compare
+            def after(per_fork: int, t=tab, run=box) -> bool:  # what the differential kind does: fast path, confirmations, compare
                 graded = difftable.grade(t, lambda cmd: run(cmd, difftable.RESULT_CAP), timeout=600, whole_box=True,
                                          steps_per_fork=per_fork)
                 return difftable.summarize(graded.summary)[0]

@@ -36,7 +36,7 @@ from rich.table import Table
 
 from swarmgym.config import load_config
 from swarmgym.grading import difftable
-from swarmgym.grading.checks import run_checks
+from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.isolation.sandbox import Limits, run_sandboxed
 from swarmgym.suitekit.suite import load_suite, materialize
 
@@ -81,7 +81,7 @@ def main() -> int:
                 for _ in range(args.reps):  # interleaved: old, new, old, new, ...
                     for suite in mine:
                         checks = suite.spec(spec_id).checks_for(hard)
-                        times[suite.name].append(timed(lambda c=checks, w=ws[suite.name]: run_checks(c, w, cfg)))
+                        times[suite.name].append(timed(lambda c=checks, w=ws[suite.name]: grade(w, c, cfg, dimensions=CHECKS)))
                 for suite in mine:
                     n = len(suite.spec(spec_id).checks_for(hard))
                     err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {n} checks")

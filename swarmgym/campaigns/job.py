@@ -1,4 +1,4 @@
-"""The job function: workspace → swarm adapter → collect → verify → a JobResult.
+"""The job function: workspace → swarm adapter → collect → grade → a JobResult.
 
 Plain Python: ``swarmgym bench`` calls :func:`run_job` in-process and the Celery host task wraps
 it unchanged.  :func:`run_job` never raises — anything that goes wrong becomes a result with
@@ -22,7 +22,7 @@ from swarmgym.core.errors import AdapterError, SwarmgymError
 from swarmgym.core.hosts import host_name
 from swarmgym.core.ids import new_id
 from swarmgym.core.states import JobStatus
-from swarmgym.grading.verify import verify
+from swarmgym.grading.grade import grade
 from swarmgym.models import ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict
 from swarmgym.reports.session import write_session
 from swarmgym.suitekit.suite import Check, Spec, Suite, load_suite, seed_workspace
@@ -57,7 +57,7 @@ def run_turn(workspace: str | Path, prompt: str, checks: list[Check], cfg: Confi
     evidence.host = host
     evidence.host_samples = list(getattr(s, "samples", None) or [])
     evidence.provenance = with_pool(prov, evidence.pool)
-    verdict = verify(evidence, ws, checks, cfg, judge=judge, prompt=prompt, requirements=requirements)
+    verdict = grade(ws, checks, cfg, evidence=evidence, judge=judge, prompt=prompt, requirements=requirements)
     return evidence, verdict
 
 

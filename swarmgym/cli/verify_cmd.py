@@ -9,29 +9,10 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
-from swarmgym.collect import collect
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
-from swarmgym.isolation import boxed_config
-from swarmgym.suitekit.suite import load_suite
 from swarmgym.trust.textsafe import shown
 
 COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta", "n/a": "dim"}
-
-
-def grade_workspace(cfg, suite_name: str, spec_key: str, path: Path, hard: bool = False, check_timeout=None):
-    """The plain API behind the command: (spec, verdict) for ``path``."""
-    from swarmgym.grading.verify import compose, verify
-
-    suite = load_suite(suite_name, cfg.suites_dir)
-    spec = suite.spec(spec_key)
-    evidence = collect(path, None, cfg) if (path / ".swarm").is_dir() else None
-    verdict = verify(evidence, path, spec.checks_for(hard), cfg, prompt=spec.prompt_for(hard),
-                     check_timeout=check_timeout)
-    if evidence is None:  # no swarm evidence: only what the workspace itself can show
-        for dim in ("swarm", "cluster"):
-            verdict.dimensions.pop(dim, None)
-        verdict = compose(verdict.dimensions)
-    return suite, spec, verdict
 
 
 def register(cli: click.Group) -> None:
@@ -49,8 +30,9 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout, isolation):
         """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error."""
-        cfg, _ = boxed_config(config_from(ctx, **{"checks.timeout": check_timeout, "sandbox.backend": isolation}),
-                              None)
+        from swarmgym.grading.workspace import grade_workspace  # the check box's sandbox needs psutil
+
+        cfg = config_from(ctx, **{"checks.timeout": check_timeout, "sandbox.backend": isolation})
         s, sp, verdict = grade_workspace(cfg, suite or cfg.suite, spec, path.resolve(), hard)
         if as_json:
             out = {"suite": s.name, "suite_hash": s.hash, "spec": sp.id, "workspace": str(path.resolve()),
@@ -64,10 +46,9 @@ def register(cli: click.Group) -> None:
             t = Table(title=shown(f"{sp.id} ({sp.app_slug}) — {s.name} {s.hash}"))
             for col in ("check", "kind", "result", "exit", "secs", "detail"):
                 t.add_column(col)
-            for r in verdict.dimensions["checks"].data.get("results", []):
-                t.add_row(shown(r["name"]), shown(r["kind"]), "[green]pass[/]" if r["passed"] else "[red]FAIL[/]",
-                          "" if r["exit_code"] is None else str(r["exit_code"]), f"{r['duration_s']:.2f}",
-                          shown(r["detail"]))
+            for r in verdict.check_results():
+                t.add_row(shown(r.name), shown(r.kind), "[green]pass[/]" if r.passed else "[red]FAIL[/]",
+                          "" if r.exit_code is None else str(r.exit_code), f"{r.duration_s:.2f}", shown(r.detail))
             con.print(t)
             for name, d in verdict.dimensions.items():
                 con.print(f"  {name:<12} [{COLOR.get(d.status, 'white')}]{d.status}[/]  {shown(d.summary)}")

@@ -19,10 +19,12 @@ every check on every mutant.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from swarmgym.config import Config
-from swarmgym.grading.checks import run_check
+from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.models import CheckResult
 from swarmgym.suitekit.mutants import Mutant
 from swarmgym.suitekit.suite import Check
@@ -55,6 +57,12 @@ def decided(mutant: Mutant, checks: list[Check], results: list[CheckResult]) -> 
     return not (mutant.failure == "crash" and not any(shows_traceback(r) for r in results))
 
 
+def run_one(check: Check, ws: Path, cfg: Config, row_filter: Callable[[dict[str, Any]], bool] | None = None) -> CheckResult:
+    """``check`` graded alone on ``ws`` (only the rows ``row_filter`` keeps of a row-based check)."""
+    [res] = grade(ws, [check], cfg, dimensions=CHECKS, row_filter=row_filter, strict=True).check_results()
+    return res
+
+
 def run_focused(mutant: Mutant, checks: list[Check], ws: Path, cfg: Config) -> tuple[list[CheckResult], list[str]]:
     """(results in the order run, names of the checks skipped) for ``mutant`` materialized in ``ws``."""
     broken = set(mutant.breaks)
@@ -63,11 +71,11 @@ def run_focused(mutant: Mutant, checks: list[Check], ws: Path, cfg: Config) -> t
         if decided(mutant, checks, results):
             break
         if check.kind == "differential" and broken & set(check.covers or []):
-            first = run_check(check, ws, cfg, row_filter=lambda row: bool(broken & set(row.get("req", []))))
+            first = run_one(check, ws, cfg, row_filter=lambda row: bool(broken & set(row.get("req", []))))
             if not first.passed and "golden rows differ" in first.detail:
                 first.detail += f" (among the rows tracing {', '.join(sorted(broken))})"
                 results.append(first)
                 continue
-        results.append(run_check(check, ws, cfg))
+        results.append(run_one(check, ws, cfg))
     ran = {r.name for r in results}
     return results, [c.name for c in checks if c.name not in ran]

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from swarmgym.config import Config
 from swarmgym.core.errors import UsageError
-from swarmgym.grading.checks import run_checks
+from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.ledger.store import Ledger
 from swarmgym.models import LedgerRecord
 from swarmgym.suitekit.suite import Suite
@@ -56,7 +56,7 @@ def regrade_record(rec: LedgerRecord, suite: Suite, cfg: Config) -> tuple[Ledger
         row.reason = f"workspace {ws} is gone"
         return None, row
     started = time.time()
-    results = run_checks(spec.checks_for(rec.tier == "extreme"), ws, cfg)
+    results = grade(ws, spec.checks_for(rec.tier == "extreme"), cfg, dimensions=CHECKS, strict=True).check_results()
     failed = [r.name for r in results if not r.passed]
     row.status, row.functional, row.failed = "written", not failed, failed
     new = rec.model_copy(update={

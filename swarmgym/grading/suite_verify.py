@@ -2,7 +2,7 @@
 
 A suite is only a fair ruler if its checks tell good apps from realistic bad ones.  For each
 spec this materializes the reference app and each mutant into a temp dir, runs all the spec's
-checks (hard-only ones included) through the sandboxed check runner, and returns typed rows.
+checks (hard-only ones included) through :func:`swarmgym.grading.grade.grade`, and returns typed rows.
 A check that no mutant fails is reported: it does not discriminate, which is a suite defect.
 
 Traced suites (specs with ``requirements``, bench-v2 on) add: every requirement has a check and a
@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 from swarmgym.config import Config
 from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import SuiteError
-from swarmgym.grading.checks import run_check, run_checks
-from swarmgym.grading.mutantrun import run_focused, shows_traceback
+from swarmgym.grading.grade import CHECKS, grade
+from swarmgym.grading.mutantrun import run_focused, run_one, shows_traceback
 from swarmgym.models import CheckResult
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.mutants import Mutant
@@ -160,7 +160,7 @@ def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = No
             assert mutant is not None
             row.results, row.skipped = run_focused(mutant, checks, ws, cfg)
         else:
-            row.results = run_checks(checks, ws, cfg)
+            row.results = grade(ws, checks, cfg, dimensions=CHECKS, strict=True).check_results()
         ws_text = "".join(f.read_text(errors="replace") for f in ws.rglob("*")  # the stub contract's evidence
                           if mutant and f.is_file() and f.suffix != ".db" and f.stat().st_size < 1_000_000)
     row.passed = [r.name for r in row.results if r.passed]
@@ -238,7 +238,7 @@ def catch_up(suite: Suite, spec: Spec, rows: list[AppRow], cfg: Config, pool: Th
         covers = set(check.covers or [])
         for row in sorted((r for r in mine if check.name in r.skipped), key=lambda r: not covers & set(r.breaks)):
             with tempfile.TemporaryDirectory(prefix=f"swarmgym-verify-{spec.app_slug}-") as tmp:
-                res = run_check(check, materialize(suite, spec, Path(tmp) / spec.app_slug, by_name[row.name]), cfg)
+                res = run_one(check, materialize(suite, spec, Path(tmp) / spec.app_slug, by_name[row.name]), cfg)
             row.results.append(res)
             row.skipped.remove(check.name)
             (row.passed if res.passed else row.failed).append(check.name)

@@ -28,7 +28,7 @@ class CheckResult(Model):
     name: str
     """The golden check's name (from suite.yaml)."""
     kind: str
-    """command_succeeds | file_exists | file_contains | file_matches | tool_called."""
+    """The check's kind (a name in ``swarmgym.grading.kinds.KINDS``: command_succeeds, file_exists, …)."""
     passed: bool
     """Whether the check passed."""
     exit_code: int | None = None
@@ -73,3 +73,8 @@ class Verdict(Model):
     def status(self, dim: str) -> str:
         d = self.dimensions.get(dim)
         return d.status if d else "n/a"
+
+    def check_results(self) -> list[CheckResult]:
+        """The golden checks' results, in the order they ran ([] when the checks dimension was not graded)."""
+        d = self.dimensions.get("checks")
+        return [CheckResult.model_validate(r) for r in (d.data.get("results", []) if d else [])]

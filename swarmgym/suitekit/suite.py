@@ -18,7 +18,7 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -34,8 +34,13 @@ from swarmgym.core.yamlfile import invalid, read_yaml
 from swarmgym.suitekit.edges import known_classes
 from swarmgym.suitekit.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
 
-CHECK_KINDS = ("command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential")
+#: The check kinds a suite may name (each graded by its class in :data:`swarmgym.grading.kinds.KINDS`; a test
+#: holds the two to the same names) and the suite.yaml keys each needs.
 CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential"]
+CHECK_KINDS: tuple[str, ...] = get_args(CheckKind)
+KIND_KEYS: dict[str, tuple[str, ...]] = {
+    "command_succeeds": ("run",), "file_exists": ("path",), "file_contains": ("path", "text"),
+    "file_matches": ("path", "pattern"), "tool_called": ("tool",), "differential": ("table", "module")}
 
 
 class _Strict(BaseModel):
@@ -68,10 +73,7 @@ class Check(_Strict):
 
     @model_validator(mode="after")
     def _fields_for_kind(self) -> Check:
-        need = {"command_succeeds": ["run"], "file_exists": ["path"], "file_contains": ["path", "text"],
-                "file_matches": ["path", "pattern"], "tool_called": ["tool"],
-                "differential": ["table", "module"]}[self.kind]
-        missing = [f for f in need if not getattr(self, f)]
+        missing = [f for f in KIND_KEYS[self.kind] if not getattr(self, f)]
         if missing:
             raise ValueError(f"check {self.name!r} of kind {self.kind} needs key {missing[0]!r}")
         return self

@@ -8,7 +8,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from tests.support.simrun import run_goose, suite
 
 PROMPT = suite().spec("crud").prompt
@@ -19,7 +19,7 @@ def test_reference_build_passes_every_golden_check(tmp_path):
     run = run_goose(tmp_path, PROMPT, SWARMGYM_SIM_FORCE="reference")
     assert run.outcome.exit_code == 0 and run.outcome.report_source == "stdout"
     spec = suite().spec("crud")
-    results = run_checks(spec.checks_for(False), run.workspace, _cfg(tmp_path), run.evidence)
+    results = check_results(spec.checks_for(False), run.workspace, _cfg(tmp_path), run.evidence)
     assert [r.name for r in results if not r.passed] == []
     assert run.evidence.problems == []
     rep = run.evidence.report
@@ -42,7 +42,7 @@ def test_mutant_faults_build_an_app_that_fails_golden_checks(tmp_path, fault):
     targeted = {t for m in mutants for t in m.targets} | {  # bench-v1 targets, or the checks covering what it breaks
         c.name for c in spec.checks for m in mutants if set(c.covers or []) & set(m.breaks)}
     checks = [c for c in spec.checks_for(False) if c.name in targeted]
-    results = run_checks(checks, run.workspace, _cfg(tmp_path), run.evidence)
+    results = check_results(checks, run.workspace, _cfg(tmp_path), run.evidence)
     assert checks and any(not r.passed for r in results)
     rep = run.evidence.report
     if fault == "crash":  # the task owning the crashing file did not end cleanly

@@ -12,7 +12,7 @@ from swarmgym.collect.events import read_events
 from swarmgym.collect.report import find_json_object, parse_report
 from swarmgym.collect.traces import read_traces
 from swarmgym.config import load_config
-from swarmgym.grading.verify import verify
+from swarmgym.grading.grade import grade
 from swarmgym.models import RunOutcome
 from tests.contract import goose_schema as schema
 
@@ -92,5 +92,5 @@ def test_failed_bonus_and_owns_nothing_tasks_never_fail_the_run(workspace, sessi
                          event_log=str(workspace / ".swarm" / FULL_LOG.name), sessions_db=str(sessions_db))
     ev = collect(workspace, outcome, cfg)
     assert ev.problems == []
-    v = verify(ev, workspace, [], cfg)
+    v = grade(workspace, [], cfg, evidence=ev)
     assert v.status("swarm") == "partial" and v.overall == "partial"

@@ -6,8 +6,8 @@ from pydantic import ValidationError
 
 from swarmgym.config import load_config
 from swarmgym.explore.schemas import NextMove, Opener, merge_checks
-from swarmgym.grading.checks import run_checks
 from swarmgym.suitekit.suite import Check
+from tests.support.grading import check_results
 
 BASE = {"app_slug": "tally", "prompt": "build tally", "checks": [{"name": "runs", "kind": "command_succeeds",
                                                                   "run": "python3 -m tally --help"}]}
@@ -32,7 +32,7 @@ def test_a_check_command_does_not_see_secrets(tmp_path, monkeypatch):
     op = Opener.model_validate({**BASE, "checks": [
         {"name": "leak", "kind": "command_succeeds", "run": 'test -n "$ANTHROPIC_API_KEY$CONTEXT7_API_KEY"'},
         {"name": "dump", "kind": "command_succeeds", "run": "env | grep -qe sk-ant-super -e c7-secret"}]})
-    res = run_checks(op.checks, tmp_path, cfg)
+    res = check_results(op.checks, tmp_path, cfg)
     assert [r.passed for r in res] == [False, False]
 
 
@@ -41,7 +41,7 @@ def test_the_file_readers_refuse_paths_outside_even_if_validation_were_skipped(t
     ws = tmp_path / "ws"
     ws.mkdir()
     raw = Check(name="peek", kind="file_contains", path="../../../../etc/passwd", text="root")
-    assert run_checks([raw], ws, cfg)[0].passed is False
+    assert check_results([raw], ws, cfg)[0].passed is False
 
 
 def test_next_move_needs_a_prompt_unless_done():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from swarmgym.config import load_config
 from swarmgym.explore.judge import Judge, read_code
-from swarmgym.grading.verify import verify
+from swarmgym.grading.grade import grade
 
 from .scripted_brain import ScriptedBrain
 
@@ -52,7 +52,7 @@ def test_a_judge_that_never_answers_validly_is_three_error_dimensions_not_a_cras
     ws = app(tmp_path)
     brain = ScriptedBrain(["looks fine to me", {"requirements": {"status": "great"}}, "{}"])
     cfg = load_config(tmp_path, environ={})
-    v = verify(None, ws, [], cfg, judge=Judge(brain, max_reasks=2), prompt="build calc")
+    v = grade(ws, [], cfg, judge=Judge(brain, max_reasks=2), prompt="build calc")
     for name in ("requirements", "code_quality", "bugs"):
         assert v.dimensions[name].status == "error"
         assert "no valid Ruling" in v.dimensions[name].error.message

@@ -11,8 +11,9 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.grading import difftable
-from swarmgym.grading.checks import check_box, run_check
+from swarmgym.grading.context import GradingContext
 from swarmgym.suitekit.suite import Check
+from tests.support.grading import check_result
 from tests.support.hostile import require_bwrap
 
 TOY = textwrap.dedent('''
@@ -104,9 +105,9 @@ def toy(tmp_path):
 def grade(tmp_path, ws, rows, **kw):
     require_bwrap()
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap", "checks.max_procs": 64})
-    box = check_box(cfg, ws, 120)
-    return difftable.grade({"module": "toy", "rows": rows}, lambda c: box(c, difftable.RESULT_CAP), timeout=120,
-                           whole_box=True, **kw)
+    box = GradingContext(workspace=ws, cfg=cfg).box
+    return difftable.grade({"module": "toy", "rows": rows}, lambda c: box(c, timeout=120, output_cap=difftable.RESULT_CAP),
+                           timeout=120, whole_box=True, **kw)
 
 
 def test_a_correct_app_passes_every_row_including_os_exit_after_a_flush(tmp_path, toy):
@@ -120,12 +121,12 @@ def test_the_fast_path_agrees_with_real_subprocesses_on_every_row(tmp_path, toy,
     """No confirmation needed: the fork path alone sees what ``python3 -m`` shows (a fork per row, or rows sharing one)."""
     require_bwrap()
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
-    box = check_box(cfg, toy, 120)
+    box = GradingContext(workspace=toy, cfg=cfg).box
     table = {"module": "toy", "rows": GOOD}
     outs = {}
     for mode in ("fork", "subproc"):
         inputs = difftable.box_inputs(table, range(len(GOOD)), mode, whole_box=True, steps_per_fork=per_fork)
-        outs[mode] = difftable.parse(box(difftable.command(inputs), difftable.RESULT_CAP).stdout_tail)
+        outs[mode] = difftable.parse(box(difftable.command(inputs), timeout=120, output_cap=difftable.RESULT_CAP).stdout_tail)
     for n, r in enumerate(GOOD):
         for a, b in zip(outs["fork"][n]["steps"], outs["subproc"][n]["steps"]):
             assert (a["code"], a["out"], a["files"]) == (b["code"], b["out"], b["files"]), r["id"]
@@ -150,7 +151,7 @@ def test_the_box_gets_inputs_only_never_a_golden_value():
     assert "GOLDEN" not in cmd and "{dir}/o.csv" in cmd and '"in"' in cmd
 
 
-def test_a_failing_row_names_its_input_and_what_came_out_through_run_check(tmp_path, toy):
+def test_a_failing_row_names_its_input_and_what_came_out_through_grade(tmp_path, toy):
     require_bwrap()
     suite = tmp_path / "suite"
     suite.mkdir()
@@ -159,7 +160,7 @@ def test_a_failing_row_names_its_input_and_what_came_out_through_run_check(tmp_p
     check = Check(name="golden", kind="differential", table="t.json", module="toy")
     check._root = suite
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
-    res = run_check(check, toy, cfg)
+    res = check_result(check, toy, cfg)
     assert not res.passed and res.detail == "1/2 golden rows differ: wrong `echo 2`: stdout '2\\n', want '3\\n' (exact)"
     assert json.loads(res.stdout_tail)["failed"][0]["id"] == "wrong"
 

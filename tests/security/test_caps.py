@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
-from swarmgym.grading.checks import run_check
 from swarmgym.isolation.cgroup import cgroup_root
 from swarmgym.suitekit.suite import Check
+from tests.support.grading import check_result
 from tests.support.hostile import require_bwrap
 
 HOG = ("python3 -c 'import os, time\n"
@@ -58,7 +58,7 @@ def test_a_check_that_fills_its_tmpfs_fails_with_the_cap_named(tmp_path):
     ws.mkdir()
     check = Check(name="fill_tmp", kind="command_succeeds", run="head -c 2000000000 /dev/zero > /tmp/fill")
     t0 = time.monotonic()
-    res = run_check(check, ws, _cfg(tmp_path, tmpfs_mb=32))
+    res = check_result(check, ws, _cfg(tmp_path, tmpfs_mb=32))
     assert not res.passed and "No space left on device" in res.detail and "32 MB, checks.tmpfs_mb" in res.detail
     assert time.monotonic() - t0 < 30
 
@@ -69,7 +69,7 @@ def test_a_check_that_fills_its_ram_fails_with_the_memory_cap_named_and_leaves_n
     ws.mkdir()
     token = f"hog-{os.getpid()}-{time.monotonic_ns()}"
     check = Check(name="hog", kind="command_succeeds", run=HOG.format(n=4, mb=100) + f" # {token}")
-    res = run_check(check, ws, _cfg(tmp_path, ram_mb=160))
+    res = check_result(check, ws, _cfg(tmp_path, ram_mb=160))
     assert not res.passed
     assert res.detail.startswith("check exceeded its memory cap (160 MB)"), res.detail
     assert _alive(token) == []

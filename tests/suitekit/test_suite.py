@@ -17,8 +17,8 @@ import yaml
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.core.errors import SuiteError
-from swarmgym.grading.checks import run_checks
 from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
+from tests.support.grading import check_results
 
 SUITE_DIR = REPO_ROOT / "suites" / "bench-v1"
 SUITE = load_suite("bench-v1", REPO_ROOT / "suites")
@@ -113,7 +113,7 @@ def test_materialize_overlays_the_mutant_and_deletes_its_files(tmp_path):
 def test_reference_passes_every_check_hard_ones_included(spec_id, cfg, tmp_path):
     spec = SUITE.spec(spec_id)
     ws = materialize(SUITE, spec, tmp_path / spec.app_slug)
-    results = run_checks(spec.checks_for(hard=True), ws, cfg)
+    results = check_results(spec.checks_for(hard=True), ws, cfg)
     failed = {r.name: (r.detail, r.stdout_tail[-400:], r.stderr_tail[-400:]) for r in results if not r.passed}
     assert failed == {}
 
@@ -124,7 +124,7 @@ def test_mutant_fails_its_targets(spec_id, mutant_name, cfg, tmp_path):
     mutant = next(m for m in SUITE.mutants(spec) if m.name == mutant_name)
     ws = materialize(SUITE, spec, tmp_path / spec.app_slug, mutant)
     wanted = set(mutant.targets) | ({"tests_pass"} if mutant.failure == "liar" else set())
-    results = {r.name: r for r in run_checks([c for c in spec.checks if c.name in wanted], ws, cfg)}
+    results = {r.name: r for r in check_results([c for c in spec.checks if c.name in wanted], ws, cfg)}
     passed_targets = [t for t in mutant.targets if results[t].passed]
     assert passed_targets == [], f"{mutant_name} passes its target(s) {passed_targets}"
     if mutant.failure == "liar":  # a liar's own test suite passes: that is the whole point

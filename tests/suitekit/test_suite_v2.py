@@ -13,12 +13,12 @@ import pytest
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.core.errors import SuiteError
-from swarmgym.grading.checks import run_checks
 from swarmgym.grading.suite_verify import verify_suite
 from swarmgym.sim.faults import pick_mutant
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.suite import load_suite, locked_hash, materialize
 from tests.support.draws import Fixed
+from tests.support.grading import check_results
 
 V1 = load_suite("bench-v1", REPO_ROOT / "suites")
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")
@@ -98,7 +98,7 @@ def test_a_failing_golden_row_names_its_input_and_what_came_out(cfg, tmp_path):
     spec = V2.spec("compute")
     m = next(x for x in V2.mutants(spec) if x.name == "float-integral")
     ws = materialize(V2, spec, tmp_path / "ws", m)
-    [res] = run_checks([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
+    [res] = check_results([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
     assert not res.passed
     assert "11/97 golden rows differ" in res.detail and "fix05 `eval 64/4/2`: stdout '8.0\\n', want '8\\n'" in res.detail
 
@@ -109,7 +109,7 @@ def test_an_independent_app_written_from_the_prompt_passes_every_v2_check(slug, 
     spec = V2.spec(slug)
     ws = tmp_path / slug
     shutil.copytree(ALT / slug, ws, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    results = run_checks(spec.checks_for(hard=True), ws, cfg)
+    results = check_results(spec.checks_for(hard=True), ws, cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
 
 

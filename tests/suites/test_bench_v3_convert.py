@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
@@ -46,7 +46,7 @@ def test_a_writer_that_leaves_a_line_break_unquoted_fails_that_row_only(cfg, tmp
     spec = V3.spec(SPEC)
     m = next(x for x in V3.mutants(spec) if x.name == "line-break-unquoted")
     ws = materialize(V3, spec, tmp_path / "ws", m)
-    [res] = run_checks([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
+    [res] = check_results([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
     assert not res.passed and res.detail.startswith("1/69 golden rows differ: csv-quote-line-break `to-csv")
 
 
@@ -54,7 +54,7 @@ def test_a_writer_that_leaves_a_line_break_unquoted_fails_that_row_only(cfg, tmp
 def test_an_app_written_from_the_prompt_alone_in_another_style_passes_every_check(cfg, tmp_path):
     ws = tmp_path / "tabconv"
     shutil.copytree(ALT_V3 / "tabconv", ws, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    results = run_checks(V3.spec(SPEC).checks_for(hard=True), ws, cfg)
+    results = check_results(V3.spec(SPEC).checks_for(hard=True), ws, cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
@@ -45,18 +45,18 @@ def _copy(src: Path, dest: Path) -> Path:
 
 def test_the_starter_passes_the_old_behaviour_checks_and_fails_the_new_ones(cfg, tmp_path):
     assert STARTER is not None and SPEC.starter == "apps/todokit/starter"
-    results = {r.name: r for r in run_checks(SPEC.checks_for(hard=True), _copy(STARTER, tmp_path / "ws"), cfg)}
+    results = {r.name: r for r in check_results(SPEC.checks_for(hard=True), _copy(STARTER, tmp_path / "ws"), cfg)}
     assert {n: results[n].detail for n in OLD_CHECKS if not results[n].passed} == {}
     assert {n for n, r in results.items() if not r.passed} == set(results) - OLD_CHECKS
 
 
 def test_the_reference_passes_every_check_hard_ones_included(cfg, tmp_path):
-    results = run_checks(SPEC.checks_for(hard=True), materialize(V3, SPEC, tmp_path / "todokit"), cfg)
+    results = check_results(SPEC.checks_for(hard=True), materialize(V3, SPEC, tmp_path / "todokit"), cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
 
 
 def test_an_independent_extension_of_the_starter_passes_every_check(cfg, tmp_path):
-    results = run_checks(SPEC.checks_for(hard=True), _copy(ALT, tmp_path / "todokit"), cfg)
+    results = check_results(SPEC.checks_for(hard=True), _copy(ALT, tmp_path / "todokit"), cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
 
 

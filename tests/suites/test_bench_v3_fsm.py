@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
@@ -35,7 +35,7 @@ def cfg(tmp_path_factory):
 
 def test_the_reference_passes_every_check_hard_ones_included(cfg, tmp_path):
     ws = materialize(V3, SPEC, tmp_path / "orderfsm")
-    results = run_checks(SPEC.checks_for(hard=True), ws, cfg)
+    results = check_results(SPEC.checks_for(hard=True), ws, cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
     assert sum(r.kind == "differential" for r in results) == 2
 
@@ -43,7 +43,7 @@ def test_the_reference_passes_every_check_hard_ones_included(cfg, tmp_path):
 def test_an_independent_app_written_from_the_prompt_passes_every_check(cfg, tmp_path):
     ws = tmp_path / "orderfsm"
     shutil.copytree(ALT, ws, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    results = run_checks(SPEC.checks_for(hard=True), ws, cfg)
+    results = check_results(SPEC.checks_for(hard=True), ws, cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
 
 

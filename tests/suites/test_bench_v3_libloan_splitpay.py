@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
@@ -99,10 +99,10 @@ def test_the_frozen_golden_tables_still_agree_with_the_independent_model_of_the_
 @pytest.mark.parametrize("spec_id", SPECS)
 def test_the_reference_and_an_independent_app_pass_every_check(spec_id, cfg, tmp_path):
     spec = V3.spec(spec_id)
-    ref = run_checks(spec.checks_for(hard=True), materialize(V3, spec, tmp_path / "ref"), cfg)
+    ref = check_results(spec.checks_for(hard=True), materialize(V3, spec, tmp_path / "ref"), cfg)
     alt_ws = tmp_path / "alt"
     shutil.copytree(ALT / spec.app_slug, alt_ws, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    alt = run_checks(spec.checks_for(hard=True), alt_ws, cfg)
+    alt = check_results(spec.checks_for(hard=True), alt_ws, cfg)
     assert {r.name: r.detail for r in ref + alt if not r.passed} == {}
     assert sum("golden rows match" in r.detail for r in ref) == 2
 

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
@@ -47,7 +47,7 @@ def test_a_mean_rounded_with_round_fails_the_half_up_rows_only(cfg, tmp_path):
     spec = V3.spec(SPEC)
     m = next(x for x in V3.mutants(spec) if x.name == "mean-float-round")
     ws = materialize(V3, spec, tmp_path / "ws", m)
-    [res] = run_checks([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
+    [res] = check_results([c for c in spec.checks if c.name == "golden_table"], ws, cfg)
     assert not res.passed and res.detail.startswith("2/47 golden rows differ: mean-half-up `summary")
     assert "mean-half-up-odd `summary" in res.detail
 
@@ -56,7 +56,7 @@ def test_a_mean_rounded_with_round_fails_the_half_up_rows_only(cfg, tmp_path):
 def test_an_app_written_from_the_prompt_alone_in_another_style_passes_every_check(cfg, tmp_path):
     ws = tmp_path / "logstat"
     shutil.copytree(ALT_V3 / "logstat", ws, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    results = run_checks(V3.spec(SPEC).checks_for(hard=True), ws, cfg)
+    results = check_results(V3.spec(SPEC).checks_for(hard=True), ws, cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from swarmgym.grading.checks import run_checks
+from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage, table_rows
@@ -46,7 +46,7 @@ def grade(suite, spec_id: str, app: Path, hard: bool, cfg, tmp_path: Path) -> di
     """Copy ``app`` into a fresh workspace, run the suite's checks for the tier: {failed check: detail}."""
     ws = tmp_path / f"{suite.name}-{app.name}"
     shutil.copytree(app, ws, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.db"))
-    return {r.name: r.detail for r in run_checks(suite.spec(spec_id).checks_for(hard), ws, cfg) if not r.passed}
+    return {r.name: r.detail for r in check_results(suite.spec(spec_id).checks_for(hard), ws, cfg) if not r.passed}
 
 
 def test_the_shared_specs_keep_bench_v2_prompts_requirements_and_checks():
@@ -110,7 +110,7 @@ def test_golden_rows_ask_nothing_the_prompts_leave_open():
 @pytest.mark.parametrize("spec_id", SHARED)
 def test_the_reference_passes_every_v3_check(spec_id, cfg, tmp_path):
     ws = materialize(V3, V3.spec(spec_id), tmp_path / spec_id)
-    results = run_checks(V3.spec(spec_id).checks_for(hard=True), ws, cfg)
+    results = check_results(V3.spec(spec_id).checks_for(hard=True), ws, cfg)
     assert {r.name: r.detail for r in results if not r.passed} == {}
     assert all("golden rows match" in r.detail for r in results if r.kind == "differential")
 

@@ -8,7 +8,8 @@ test or a conftest imports by name lives here, one module per area:
   suite for real-but-tiny jobs (``tiny_jobs_home``);
 - :mod:`tests.support.simrun` — run the real ``swarmgym-sim`` through the real ``goose`` adapter;
 - :mod:`tests.support.goose` — a ``goose`` executable that is ``swarmgym-sim`` under another name;
-- :mod:`tests.support.evidence` — hand-built :class:`~swarmgym.models.Evidence` for the verify tests;
+- :mod:`tests.support.evidence` — hand-built :class:`~swarmgym.models.Evidence` for the grading tests;
+- :mod:`tests.support.grading` — golden-check results through ``grade()`` (the checks dimension alone);
 - :mod:`tests.support.docs` — hand-built session documents for the report tests;
 - :mod:`tests.support.hostile` — the hostile campaign's arena for the security tests;
 - :mod:`tests.support.hostile_workspace` — a workspace of links, FIFOs, a socket and a sparse file (issue #20);

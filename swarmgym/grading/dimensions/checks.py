@@ -1,13 +1,28 @@
-"""checks: the deterministic golden checks, run against the built app (the floor)."""
+"""checks: the deterministic golden checks, run against the built app (the floor).
+
+Each check runs through its kind (:data:`swarmgym.grading.kinds.KINDS`), in the order the spec lists them,
+all in the grading's one check box.
+"""
 from __future__ import annotations
 
-from swarmgym.grading.checks import run_checks
-from swarmgym.grading.context import VerifyContext
-from swarmgym.models import DimensionResult, Finding
+import time
+
+from swarmgym.grading.context import GradingContext
+from swarmgym.grading.kinds import CheckKind, get_kind
+from swarmgym.models import CheckResult, DimensionResult, Finding
+from swarmgym.suitekit.suite import Check
 
 
-def checks_dimension(ctx: VerifyContext) -> DimensionResult:
-    results = run_checks(ctx.checks, ctx.workspace, ctx.cfg, ctx.evidence, timeout=ctx.check_timeout)
+def _timed(check: Check, kind: CheckKind, ctx: GradingContext) -> CheckResult:
+    start = time.monotonic()
+    res = kind.run(check, ctx)
+    res.duration_s = round(time.monotonic() - start, 3)
+    return res
+
+
+def checks_dimension(ctx: GradingContext) -> DimensionResult:
+    kinds = [(c, get_kind(c.kind)) for c in ctx.checks]  # an unknown kind: SuiteError before any check runs
+    results = [_timed(c, kind, ctx) for c, kind in kinds]
     ctx.check_results = results
     failed = [r for r in results if not r.passed]
     findings = [Finding(severity="high", dimension="checks",

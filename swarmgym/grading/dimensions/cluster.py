@@ -9,7 +9,7 @@ from __future__ import annotations
 from statistics import mean
 
 from swarmgym.grading.balance import dispatched_per_device, shares, unbalanced
-from swarmgym.grading.context import VerifyContext
+from swarmgym.grading.context import GradingContext
 from swarmgym.models import DimensionResult, Finding, Severity, Status
 
 IDLE_HOST_CPU = 25.0  # mean host CPU % under which a host counts as sitting idle
@@ -25,7 +25,7 @@ HINTS = {  # goose's weight is a cap on tasks in flight (an integer >= 1), not a
 SEVERITY: dict[str, Severity] = {"starved": "medium", "idle": "medium", "underused": "low"}
 
 
-def cluster_dimension(ctx: VerifyContext) -> DimensionResult:
+def cluster_dimension(ctx: GradingContext) -> DimensionResult:
     ev = ctx.evidence
     if ev is None or (ev.run is not None and not ev.run.has_fleet_log) or (ev.report is None and not ev.events):
         return DimensionResult(name="cluster", status="n/a", summary="no fleet log for this run")

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from swarmgym.grading.context import VerifyContext
+from swarmgym.grading.context import GradingContext
 from swarmgym.models import CheckResult, DimensionResult, Evidence, Finding, Status
 from swarmgym.trust import safefs
 
@@ -218,7 +218,7 @@ def by_model(ev: Evidence | None) -> tuple[dict[str, dict[str, int]], list[str]]
     return table, narration
 
 
-def diagnostics_dimension(ctx: VerifyContext) -> DimensionResult:
+def diagnostics_dimension(ctx: GradingContext) -> DimensionResult:
     blockers, smells = scan(ctx.workspace, ctx.check_results)
     table, narration = by_model(ctx.evidence)
     findings = [Finding(severity="medium", dimension="diagnostics",

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from swarmgym.grading.context import VerifyContext
+from swarmgym.grading.context import GradingContext
 from swarmgym.models import DimensionResult, Finding
 
 
-def swarm_dimension(ctx: VerifyContext) -> DimensionResult:
+def swarm_dimension(ctx: GradingContext) -> DimensionResult:
     run = ctx.evidence.run if ctx.evidence else None
     if run is None:
         return DimensionResult(name="swarm", status="n/a", summary="no swarm run recorded")
