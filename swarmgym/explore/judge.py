@@ -1,6 +1,6 @@
 """The AI judge: reads the code the swarm wrote and rules on requirements, code quality and bugs.
 
-A :class:`Judge` is the ``judge=`` callable of :func:`swarmgym.grading.verify.verify`:
+A :class:`Judge` is the ``judge=`` callable of :func:`swarmgym.grading.grade.grade`:
 ``judge(workspace, prompt, requirements, evidence) -> [DimensionResult]``.  It reads a bounded
 slice of the workspace (at most ``max_files`` files and ``max_bytes`` bytes of source), asks the
 brain (role ``judge``: the strongest model), and validates the reply like any brain reply.  If the
