@@ -31,6 +31,12 @@ class Adapter(Protocol):
         """Extra environment that tells this swarm which variant, seed and suite a job asked for (the
         simulator needs them; a real swarm's variant is its deployment, so it adds nothing)."""
 
+    def binary(self) -> list[str]:
+        """The swarm's executable (an argv prefix); a one-line AdapterError when it is missing."""
+
+    def env(self, env: Mapping[str, str] | None) -> dict[str, str]:
+        """The environment the swarm process gets: this one's, scrubbed, plus ``swarm.env`` and ``env``."""
+
 
 def merged_env(*layers: Mapping[str, str] | None) -> dict[str, str]:
     out: dict[str, str] = {}

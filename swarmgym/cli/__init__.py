@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "compare_cmd",   # compare | plan
     "trend_cmd",     # trend | baseline set|show|clear
     "hosts_cmd",     # hosts key new | add | list | remove
+    "doctor_cmd",    # doctor
 ]
 
 
