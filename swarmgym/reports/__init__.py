@@ -37,8 +37,9 @@ def write_html(cfg, data: bench.BenchData | None = None, *, arms: list[str] | No
     data = data or build(cfg, ledger)
     records = ledger.records(kind="session", mode="benchmark")
     title = "swarmgym benchmark" + (f": {' vs '.join(arms)}" if arms else "")
-    return atomic_write_text(cfg.runs_dir / name, benchmark_html.render(data, records, arms=arms, title=title,
-                                                                        campaigns=ledger.records(kind="campaign")))
+    return atomic_write_text(cfg.runs_dir / name, benchmark_html.render(
+        data, records, arms=arms, title=title, campaigns=ledger.records(kind="campaign"),
+        has_report=lambda sid: (cfg.runs_dir / sid / "report.html").is_file()))
 
 
 def regenerate(cfg, data: bench.BenchData | None = None) -> list[Path]:

@@ -1,28 +1,35 @@
 """``runs/BENCHMARK.html``: the head-to-head of arms in pictures (inline SVG, no external assets).
 
-Five views, all rebuilt from the ledger:
+All rebuilt from the ledger, top to bottom:
 
-1. pass rate per arm with Wilson 95 % error bars (per suite hash), and each arm's campaigns over time with
-   their build labels and change markers (:mod:`.trend_html`);
+0. one legend: what ``functional`` and ``overall`` mean and why they differ in these runs (:mod:`.spec_table`);
+1. pass rate per arm with Wilson 95 % error bars (per suite hash); the per-spec table (each arm's pass rate
+   and interval, every run a mark linked to its ``<session_id>/report.html``, :mod:`.spec_table`); each arm
+   over time (:mod:`.trend_html`: its campaigns with their build labels and change markers, or run by run
+   while it has fewer than three campaigns);
 2. per-spec pass-rate differences of each same-hash head-to-head, as a forest plot with Newcombe
    95 % intervals (the hybrid score interval built from the two Wilson intervals), plus the mean
    difference ± 1.96 SE over specs;
 3. how each arm's tasks were dispatched over the fleet's devices (share of tasks per device);
-4. a fleet timeline: each job as a bar on its host's lane, from start (finish − wall time) to finish.
+4. a fleet timeline: each job as a bar on its host's lane, from start (finish − wall time) to finish,
+   linked to its report; then the most recent runs, one row each.
 
+Label columns are as wide as their longest label: no arm, host or build label is cut (checked in headless
+Chromium at 1280 and 800 px, tests/reports/test_spec_table.py).
 ``swarmgym report --compare ARM ARM`` renders the same page for two arms only.
 """
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from markupsafe import Markup, escape
 
 from swarmgym.models import LedgerRecord
-from swarmgym.reports import bench
+from swarmgym.reports import bench, spec_table
 from swarmgym.reports.trend_html import section
 from swarmgym.trend import series as trend
 from swarmgym.trend import stats
@@ -82,9 +89,10 @@ def pass_rate_svg(groups: Sequence[bench.Group]) -> Markup:
     if not groups:
         return Markup("")
     row, top = 30, 12
+    lw = _label_w(g.variant for g in groups)
     h = top + row * len(groups) + 30
-    x = lambda v: LABEL_W + PLOT_W * v  # noqa: E731
-    body = _axis(LABEL_W, LABEL_W + PLOT_W, top + row * len(groups) + 4,
+    x = lambda v: lw + PLOT_W * v  # noqa: E731
+    body = _axis(lw, lw + PLOT_W, top + row * len(groups) + 4,
                  [(x(v / 100), f"{v}%") for v in range(0, 101, 20)], row * len(groups))
     for n, g in enumerate(groups):
         y = top + n * row + row / 2
@@ -94,16 +102,16 @@ def pass_rate_svg(groups: Sequence[bench.Group]) -> Markup:
         tip = (f"{g.variant}: {g.passes}/{g.runs} pass = {100 * rate:.0f}% "
                f"(Wilson 95% {100 * lo:.0f}–{100 * hi:.0f}%) on {g.suite_hash}") if g.runs else f"{g.variant}: no runs"
         body.append(f'<g class="arm" data-arm="{escape(g.variant)}"><title>{escape(tip)}</title>'
-                    f'<text x="{LABEL_W - 8}" y="{y + 4}" font-size="12" text-anchor="end">{escape(_short(g.variant))}</text>')
+                    f'<text x="{lw - 8}" y="{y + 4}" font-size="12" text-anchor="end">{escape(g.variant)}</text>')
         if g.runs:
             body.append(f'<line x1="{x(lo):.1f}" y1="{y}" x2="{x(hi):.1f}" y2="{y}" stroke="{color}" stroke-width="3"/>'
                         f'<line x1="{x(lo):.1f}" y1="{y - 6}" x2="{x(lo):.1f}" y2="{y + 6}" stroke="{color}" stroke-width="2"/>'
                         f'<line x1="{x(hi):.1f}" y1="{y - 6}" x2="{x(hi):.1f}" y2="{y + 6}" stroke="{color}" stroke-width="2"/>'
                         f'<circle cx="{x(rate):.1f}" cy="{y}" r="5" fill="{color}"/>'
-                        f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4}" font-size="11">{g.passes}/{g.runs} '
+                        f'<text x="{lw + PLOT_W + 8}" y="{y + 4}" font-size="11">{g.passes}/{g.runs} '
                         f'({100 * rate:.0f}%)</text>')
         body.append("</g>")
-    return _svg(LABEL_W + PLOT_W + 90, int(h), "pass rate per arm with Wilson 95% intervals", body)
+    return _svg(lw + PLOT_W + 90, int(h), "pass rate per arm with Wilson 95% intervals", body)
 
 
 def forest_svg(h2h: bench.HeadToHead) -> Markup:
@@ -139,8 +147,8 @@ def forest_svg(h2h: bench.HeadToHead) -> Markup:
             body.append(f'<line x1="{x(lo):.1f}" y1="{y}" x2="{x(hi):.1f}" y2="{y}" stroke="{color}" stroke-width="2.5"/>'
                         + mark + f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4}" font-size="11">{100 * diff:+.0f} pp</text>')
         body.append("</g>")
-    body.append(f'<text x="{LABEL_W}" y="{h - 2}" font-size="11" fill="#455a64">← {escape(_short(h2h.b.variant))} better'
-                f'</text><text x="{LABEL_W + PLOT_W}" y="{h - 2}" font-size="11" fill="#455a64" text-anchor="end">'
+    body.append(f'<text x="{LABEL_W}" y="{h - 5}" font-size="11" fill="#455a64">← {escape(_short(h2h.b.variant))} better'
+                f'</text><text x="{LABEL_W + PLOT_W}" y="{h - 5}" font-size="11" fill="#455a64" text-anchor="end">'
                 f'{escape(_short(h2h.a.variant))} better →</text>')
     return _svg(LABEL_W + PLOT_W + 80, int(h), f"per-spec pass-rate difference {h2h.a.variant} minus {h2h.b.variant}", body)
 
@@ -152,6 +160,7 @@ def dispatch_svg(arms: Sequence[str], extra: dict[str, ArmExtra]) -> Markup:
         return Markup("")
     color = {d: PALETTE[i % len(PALETTE)] for i, d in enumerate(devices)}
     row, top = 30, 34
+    lw = _label_w(arms)
     h = top + row * len(arms) + 8
     body = []
     lx = 0
@@ -164,9 +173,9 @@ def dispatch_svg(arms: Sequence[str], extra: dict[str, ArmExtra]) -> Markup:
         per = extra.get(a, ArmExtra()).per_device
         total = sum(per.values())
         body.append(f'<g class="dispatch" data-arm="{escape(a)}">'
-                    f'<text x="{LABEL_W - 8}" y="{y + 15}" font-size="12" text-anchor="end">{escape(_short(a))}</text>'
-                    f'<rect x="{LABEL_W}" y="{y + 3}" width="{PLOT_W}" height="18" fill="#eceff1"/>')
-        x0 = float(LABEL_W)
+                    f'<text x="{lw - 8}" y="{y + 15}" font-size="12" text-anchor="end">{escape(a)}</text>'
+                    f'<rect x="{lw}" y="{y + 3}" width="{PLOT_W}" height="18" fill="#eceff1"/>')
+        x0 = float(lw)
         for d in devices:
             k = per.get(d, 0)
             if not total or not k:
@@ -178,8 +187,8 @@ def dispatch_svg(arms: Sequence[str], extra: dict[str, ArmExtra]) -> Markup:
                 body.append(f'<text x="{x0 + w / 2:.1f}" y="{y + 16}" font-size="10" fill="#fff" '
                             f'text-anchor="middle">{100 * k / total:.0f}%</text>')
             x0 += w
-        body.append(f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 16}" font-size="11">{total} tasks</text></g>')
-    return _svg(max(LABEL_W + PLOT_W + 80, lx), int(h), "tasks per device, share per arm", body)
+        body.append(f'<text x="{lw + PLOT_W + 8}" y="{y + 16}" font-size="11">{total} tasks</text></g>')
+    return _svg(max(lw + PLOT_W + 80, lx), int(h), "tasks per device, share per arm", body)
 
 
 def _pack(recs: Sequence[LedgerRecord]) -> dict[str, list[list[LedgerRecord]]]:
@@ -197,34 +206,35 @@ def _pack(recs: Sequence[LedgerRecord]) -> dict[str, list[list[LedgerRecord]]]:
     return dict(sorted(out.items()))
 
 
-def timeline_svg(records: Sequence[LedgerRecord]) -> Markup:
+def timeline_svg(records: Sequence[LedgerRecord], has_report: Callable[[str], bool] = lambda sid: True) -> Markup:
     """Jobs as bars on one lane per host (a sub-row per concurrent job), from start (finish − wall) to
-    finish; colour = overall."""
+    finish; colour = overall; each bar links to its run's report.html."""
     recs = [r for r in records if r.ts][-TIMELINE_MAX:]
     if not recs:
         return Markup("")
     lanes = _pack(recs)
+    lw = _label_w(f"{host} ({sum(len(r) for r in rows)} jobs)" for host, rows in lanes.items())
     t0 = min(r.ts - (r.wall_secs or 0) for r in recs)
     span = max(max(r.ts for r in recs) - t0, 1e-3)
     sub, gap, top = 16, 10, 26
     n_rows = sum(len(rows) for rows in lanes.values())
     plot_h = sub * n_rows + gap * len(lanes)
     h = top + plot_h + 30
-    x = lambda t: LABEL_W + PLOT_W * (t - t0) / span  # noqa: E731
+    x = lambda t: lw + PLOT_W * (t - t0) / span  # noqa: E731
     unit, div = ("s", 1.0) if span < 180 else ("min", 60.0) if span < 3 * 3600 else ("h", 3600.0)
     ticks = [(x(t0 + span * k / 5), f"{span * k / 5 / div:.0f} {unit}" if span / div >= 5 else
               f"{span * k / 5 / div:.1f} {unit}") for k in range(6)]
-    body = _axis(LABEL_W, LABEL_W + PLOT_W, top + plot_h + 4, ticks, plot_h)
-    lx = LABEL_W
+    body = _axis(lw, lw + PLOT_W, top + plot_h + 4, ticks, plot_h)
+    lx = lw
     for name, c in OVERALL_COLORS.items():
         body.append(f'<rect x="{lx}" y="6" width="10" height="10" fill="{c}"/>'
                     f'<text x="{lx + 14}" y="15" font-size="11">{name}</text>')
         lx += 70
-    body.append(f'<text x="{LABEL_W + PLOT_W}" y="15" font-size="11" text-anchor="end" fill="#455a64">t = 0 at '
+    body.append(f'<text x="{lw + PLOT_W}" y="15" font-size="11" text-anchor="end" fill="#455a64">t = 0 at '
                 f'{time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t0))} UTC</text>')
     y = top
     for host, rows in lanes.items():
-        body.append(f'<g class="host" data-host="{escape(host)}"><text x="{LABEL_W - 8}" '
+        body.append(f'<g class="host" data-host="{escape(host)}"><text x="{lw - 8}" '
                     f'y="{y + len(rows) * sub / 2 + 4:.1f}" font-size="12" text-anchor="end">{escape(host)} '
                     f'({sum(len(r) for r in rows)} jobs)</text>')
         for row in rows:
@@ -232,13 +242,21 @@ def timeline_svg(records: Sequence[LedgerRecord]) -> Markup:
                 start = r.ts - (r.wall_secs or 0)
                 w = max(x(r.ts) - x(start), 1.5)
                 tip = f"{r.job_id} · {r.spec} · {arm_of(r)} · {r.overall} · {r.wall_secs:.1f}s on {host}"
-                body.append(f'<rect class="job" x="{x(start):.1f}" y="{y + 1}" width="{w:.1f}" height="{sub - 2}" '
-                            f'fill="{OVERALL_COLORS.get(r.overall, "#90a4ae")}" stroke="#fff" stroke-width="0.5">'
-                            f'<title>{escape(tip)}</title></rect>')
+                bar = (f'<rect class="job" x="{x(start):.1f}" y="{y + 1}" width="{w:.1f}" height="{sub - 2}" '
+                       f'fill="{OVERALL_COLORS.get(r.overall, "#90a4ae")}" stroke="#fff" stroke-width="0.5">'
+                       f'<title>{escape(tip)}</title></rect>')
+                body.append(f'<a href="{escape(r.session_id)}/report.html">{bar}</a>' if has_report(r.session_id)
+                            else bar)
             y += sub
         body.append("</g>")
         y += gap
-    return _svg(LABEL_W + PLOT_W + 40, int(h), "fleet timeline: jobs per host over time", body)
+    return _svg(lw + PLOT_W + 40, int(h), "fleet timeline: jobs per host over time", body)
+
+
+def _label_w(labels: Iterable[str], char_px: float = 8.0) -> int:
+    """Width of a chart's label column: room for its longest label at 12 px (none is cut), at least
+    :data:`LABEL_W` (the charts of one page line up when their labels are short)."""
+    return max(LABEL_W, int(max((len(x) for x in labels), default=0) * char_px) + 16)
 
 
 def _short(label: str, n: int = 38) -> str:
@@ -255,22 +273,25 @@ svg.chart{display:block;margin:6px 0 14px;max-width:100%;height:auto}"""
 
 
 def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequence[str] | None = None,
-           title: str = "swarmgym benchmark", campaigns: Sequence[LedgerRecord] = ()) -> str:
+           title: str = "swarmgym benchmark", campaigns: Sequence[LedgerRecord] = (),
+           has_report: Callable[[str], bool] = lambda sid: True) -> str:
     """The whole page; ``arms`` limits it to those arms (``report --compare``); ``campaigns`` (the campaign
-    records) put the change verdicts on the "over time" charts."""
+    records) put the change verdicts on the "over time" charts; a run whose ``has_report(session_id)`` is
+    true is linked to its ``<session_id>/report.html`` (the page lives in ``runs/``)."""
     groups = [g for g in data.groups if arms is None or g.variant in arms]
     h2h = [h for h in data.head_to_head if arms is None or {h.a.variant, h.b.variant} <= set(arms)]
     recs = [r for r in records if arms is None or arm_of(r) in arms]
     extra = extras(recs)
     shown_arms = list(dict.fromkeys(g.variant for g in groups))
     out = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
-           f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>",
+           f"<style>{CSS}{spec_table.CSS}</style></head><body><h1>{escape(title)}</h1>",
            f"<p class=\"note\">{sum(g.runs for g in groups)} benchmark runs, {len(shown_arms)} arm(s), generated "
            f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC from the ledger. An arm is a variant plus the "
            "swarm flags in effect. Hover any mark for its numbers.</p>"]
     if not groups:
         out.append("<p>No benchmark runs in the ledger yet: run <code>swarmgym bench</code>.</p></body></html>")
         return "".join(out)
+    out.append(spec_table.legend(recs))
     out.append("<h2>Pass rate per arm</h2><p class=\"note\">Dot: share of runs whose golden checks all passed; "
                "bar: Wilson 95 % interval.</p>")
     for suite_hash in dict.fromkeys(g.suite_hash for g in groups):
@@ -278,7 +299,8 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
         suites = ", ".join(sorted({s for g in same for s in g.suites})) or "?"
         out.append(f"<h3>suite {escape(suites)} · hash <code>{escape(suite_hash)}</code></h3>{pass_rate_svg(same)}")
 
-    out.append(section(trend.build(recs, campaigns)))
+    out.append(spec_table.per_spec(recs, has_report))
+    out.append(section(trend.build(recs, campaigns), spec_table.by_arm(recs), has_report))
     if len(data.hashes) > 1 and arms is None:
         out.append(f"<p class=\"warn\">Runs on {len(data.hashes)} different suite hashes: arms are only compared "
                    "on the same hash.</p>")
@@ -299,7 +321,8 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
     out.append(dispatch_svg(shown_arms, extra) or "<p class=\"note\">No per-device counts recorded.</p>")
     out.append(f"<h2>Fleet timeline</h2><p class=\"note\">Each job as a bar on the host that ran it, from its start "
                f"(finish − wall time) to its finish; the most recent {TIMELINE_MAX} jobs.</p>")
-    out.append(timeline_svg(recs) or "<p class=\"note\">No timestamps recorded.</p>")
+    out.append(timeline_svg(recs, has_report) or "<p class=\"note\">No timestamps recorded.</p>")
+    out.append(spec_table.recent_runs(recs, has_report))
     out.append("</body></html>")
     return "".join(out)
 

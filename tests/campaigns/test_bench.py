@@ -1,6 +1,7 @@
 """``swarmgym bench`` as a user runs it: a real process, the real simulator, a real ledger."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -65,6 +66,10 @@ def test_a_tiny_light_bench_records_every_job_and_writes_the_reports(tmp_path):
     assert (home / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
     assert len(list((home / "runs").glob("*/report.html"))) == 3
     assert "functional" in r.stdout
+    page = (home / "runs" / "BENCHMARK.html").read_text()
+    links = set(re.findall(r'href="([^"]+)"', page))
+    assert {f"{x['session_id']}/report.html" for x in recs} <= links        # every run linked to its report
+    assert all((home / "runs" / href).is_file() for href in links)          # and every link resolves
 
 
 def test_bench_says_exploratory_options_are_ignored(tmp_path):
