@@ -7,27 +7,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from swarmgym.cli import config_from
+from swarmgym.cli import bench_view, config_from
 from swarmgym.core.errors import UsageError
 from swarmgym.core.names import check_name
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.isolation import resolve
 from swarmgym.models import TIERS
-from swarmgym.trust.textsafe import shown
-
-BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
-         "infra": "[blue]infra[/]"}
-
-
-def _line(res) -> str:
-    v = res.verdict
-    overall = "infra" if res.status == "infra" else "error" if v is None else v.overall
-    dims = " ".join(f"{d}={v.status(d)}" for d in ("checks", "swarm", "cluster", "diagnostics")) if v else (
-        f"{res.error.type}: {res.error.message}" if res.error else res.status)
-    return (f"{res.job.seq + 1:>3} {shown(res.job.spec):<8} rep {res.job.rep:<2} {BADGE[overall]:<18} "
-            f"functional={int(bool(v and v.functional))} {res.wall_secs:6.1f}s  {shown(dims)}  "
-            f"[dim]{shown(res.session_id)}[/]")
-
 
 VERDICT_STYLE = {"regressed": "bold red", "improved": "bold green", "no change": "dim", "not comparable": "yellow"}
 
@@ -108,6 +93,8 @@ def register(cli: click.Group) -> None:
                       f"{len(todo)} of {len(campaign.jobs)} job(s) to run, seed {campaign.jobs[0].seed if campaign.jobs else 0}"
                       + (f"; flags {campaign.flags}" if campaign.flags else "") + f"; isolation {boxed}")
         ends: list[str] = []
+        cols = bench_view.columns(campaign.jobs)
+        console.print(bench_view.header(cols))
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as progress:
             bar = progress.add_task("bench", total=len(todo))
@@ -116,7 +103,7 @@ def register(cli: click.Group) -> None:
                 progress.update(bar, description=f"running {job.spec} rep {job.rep}")
 
             def finished(res, new):
-                progress.console.print(_line(res) + ("" if new else "  [dim](already recorded)[/]"))
+                progress.console.print(bench_view.row(res, cols, new))
                 progress.advance(bar)
 
             def finalized(rec, alarm):
@@ -132,13 +119,10 @@ def register(cli: click.Group) -> None:
                 console.print(f"[yellow]cut short:[/] {len(pending_jobs(cfg, campaign))} job(s) not recorded; "
                               f"finish with: swarmgym bench --resume {campaign.campaign_id}")
                 ctx.exit(130)
-        passed = sum(1 for r in results if r.verdict and r.verdict.functional)
-        infra = sum(1 for r in results if r.status == "infra")
-        console.print(f"{passed}/{len(results) - infra} functional"
-                      + (f" ({infra} could not run: infra)" if infra else "")
-                      + f"; ledger: {cfg.ledger_dir}; report: {cfg.runs_dir / 'BENCHMARK.md'}")
+        console.print(bench_view.totals(results))
         for text in ends:
             console.print(text)
+        console.print(bench_view.where(cfg.runs_dir, cfg.ledger_dir))
         left = pending_jobs(cfg, campaign)
         if left:  # only a campaign that was cut short needs the hint
             console.print(f"[yellow]cut short:[/] {len(left)} job(s) not recorded; "
