@@ -77,17 +77,22 @@ def ask_json(brain: "Brain", role: str, system: str, user: str, schema: type[M],
 
     The reply must hold exactly one JSON object.  An invalid reply is re-asked with the validation
     error appended, at most ``max_reasks`` times; then :class:`BrainError` is raised (callers store
-    it in the turn as data — a bad brain never crashes a session).
+    it in the turn as data — a bad brain never crashes a session).  A brain with a ``rejected(role,
+    reason, tries_left)`` method is told of every rejected reply (the operator brain says it on stderr).
     """
     system = (f"{system}\n\nAnswer with exactly one JSON object (no second object, no JSON array) "
               f"that validates against this JSON schema:\n{schema_hint(schema)}")
     prompt, last = user, ""
-    for _attempt in range(max(0, max_reasks) + 1):
+    tries = max(0, max_reasks) + 1
+    for attempt in range(tries):
         reply = brain.complete(role, system, prompt, max_tokens)
         try:
             return schema.model_validate(extract_one_json(reply))
         except (ReplyError, ValidationError) as e:
-            last = _explain(e)
+            last = " ".join(_explain(e).split())
+        told = getattr(brain, "rejected", None)  # optional: a brain that wants to say so (the operator's stderr)
+        if callable(told):
+            told(role, last, tries - attempt - 1)
         prompt = (f"{user}\n\n---\nYour previous reply was rejected: {last}\n"
                   f"Reply again with exactly one JSON object of the requested shape.")
     raise BrainError(f"{brain.name} brain: no valid {schema.__name__} for role {role!r} after "

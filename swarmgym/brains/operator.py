@@ -5,6 +5,7 @@ and blocks until ``resp-<n>.txt`` appears with non-empty text, polling every
 ``brain.operator_poll_secs``; ``PENDING.md`` lists the open requests (added on request, removed on
 answer or give-up).  While it waits it says on stderr which file it waits for, and where.  After
 ``brain.operator_timeout_secs`` it marks the request ``timed_out`` and raises a BrainError naming the file.
+A reply ``ask_json`` rejects is said on stderr in one line with the reason (:meth:`OperatorBrain.rejected`).
 ``n`` continues from the highest request number already in the folder — except that a request with the
 same role, system and user text as one that timed out reuses that one: a re-run after a timeout picks
 up the reply written (late) to its ``resp-<n>.txt``, or goes on waiting for it.
@@ -52,6 +53,7 @@ class OperatorBrain:
         self.usage = Usage()
         self.dir = Path(folder or cfg.runs_dir / "operator")
         self.say = say
+        self.last_reply: Path | None = None  # the resp-<n>.txt the last answer came from
 
     def _timed_out_request(self, payload: dict) -> tuple[int, Path] | None:
         """The newest request that timed out asking exactly this (role, system, user) question."""
@@ -103,6 +105,14 @@ class OperatorBrain:
                 entries.append(line)
             atomic_write_text(path, HEADER + ("\n".join(entries) + "\n" if entries else "(none)\n"))
 
+    def rejected(self, role: str, reason: str, tries_left: int) -> None:
+        """One line on stderr: which reply was rejected and why (``ask_json`` calls this)."""
+        where = self.last_reply.name if self.last_reply else "the reply"
+        then = (f"the next request repeats the question with the reason ({tries_left} more "
+                f"{'try' if tries_left == 1 else 'tries'})" if tries_left else "no tries left: the session records "
+                "the error")
+        self.say(f"operator brain: rejected the {role} reply in {where}: {reason}; {then}")
+
     def complete(self, role: str, system: str, user: str, max_tokens: int | None = None) -> str:
         max_tokens = max_tokens or self.cfg.brain.max_tokens
         payload = {"id": 0, "role": role, "system": system, "user": user, "max_tokens": max_tokens, "ts": time.time()}
@@ -130,6 +140,7 @@ class OperatorBrain:
                         if earlier:
                             self._mark(req, timed_out=None, answered=time.time())
                         self.say(f"operator brain: got the {role} reply from {resp.name}")
+                        self.last_reply = resp
                         return text
                 now = time.monotonic()
                 if now >= deadline:

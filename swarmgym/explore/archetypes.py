@@ -84,10 +84,11 @@ def describe_substrate(s: Substrate) -> dict:
 
 
 def open_session(brain, cfg: Config, archetype: str, *, persona: str | None, seed: int,
-                 substrate: Substrate | None = None) -> Opener:
-    """Ask the brain for the opener (validated; re-asked on bad replies; BrainError when it gives up)."""
+                 substrate: Substrate | None = None, sim_apps: list[dict[str, Any]] | None = None) -> Opener:
+    """Ask the brain for the opener (validated; re-asked on bad replies; BrainError when it gives up);
+    ``sim_apps``: the swarm is the simulator, and these are the apps it can build."""
     user = prompts.opener_user(archetype, persona=persona, seed=seed,
-                               substrate=describe_substrate(substrate) if substrate else None)
+                               substrate=describe_substrate(substrate) if substrate else None, sim_apps=sim_apps)
     op = ask_json(brain, "opener", prompts.opener_system(archetype), user, Opener, cfg.brain.max_reasks)
     if substrate is not None:
         op = op.model_copy(update={"app_slug": substrate.app_slug,

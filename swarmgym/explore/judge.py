@@ -2,13 +2,17 @@
 
 A :class:`Judge` is the ``judge=`` callable of :func:`swarmgym.grading.grade.grade`:
 ``judge(workspace, prompt, requirements, evidence) -> [DimensionResult]``.  It reads a bounded
-slice of the workspace (at most ``max_files`` files and ``max_bytes`` bytes of source), asks the
+slice of the app's source (at most ``max_files`` files and ``max_bytes`` bytes): only the files the swarm
+left — the evidence's snapshot, taken before the checks ran — that still hold what it wrote, so what the
+checks left behind (``t.txt``, an app's data file) is never shown as source, in this turn or a later one
+the swarm did not touch it in.  It asks the
 brain (role ``judge``: the strongest model), and validates the reply like any brain reply.  If the
 brain fails, the three dimensions are recorded with status ``error`` — never a crash.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Literal
 
@@ -53,12 +57,17 @@ tested), (3) concrete bugs you can point at (severity high / medium / low, with 
 golden checks run separately; you judge what they cannot see."""
 
 
-def read_code(workspace: Path, max_files: int = 20, max_bytes: int = 60_000) -> tuple[str, list[str], bool]:
+HASH_CAP = 64 * 1024 * 1024
+
+
+def read_code(workspace: Path, max_files: int = 20, max_bytes: int = 60_000,
+              only: Collection[str] | None = None) -> tuple[str, list[str], bool]:
     """The workspace's text sources, bounded; returns (text, files included, truncated?).  Only its own
     regular files, never through a link, a FIFO or a device (:mod:`swarmgym.trust.safefs`): nothing outside
-    the workspace can reach the brain's request."""
+    the workspace can reach the brain's request.  ``only``: these relative paths and no other."""
     listing = safefs.list_files(workspace, max_files=2000, skip_dirs=SKIP_DIRS, suffixes=CODE_EXT)
-    files = sorted(listing.files, key=lambda f: (not f.rel.endswith(".py"), f.rel.count("/"), f.rel))
+    mine = [f for f in listing.files if only is None or f.rel in only]
+    files = sorted(mine, key=lambda f: (not f.rel.endswith(".py"), f.rel.count("/"), f.rel))
     parts, names, used, truncated = [], [], 0, len(files) > max_files or listing.truncated
     for f in files[:max_files]:
         room = max_bytes - used
@@ -92,6 +101,26 @@ class Judge:
         self.max_bytes = max_bytes
         self.requirements = list(requirements or [])
         self.calls = 0
+        self.leftovers: dict[str, str] = {}  # path -> sha256 of what earlier turns' checks left
+
+    def swarm_files(self, workspace: Path, evidence: Evidence | None) -> set[str] | None:
+        """The files the swarm left (the snapshot taken before the checks) that still hold what it wrote,
+        less what earlier checks left that the swarm has not rewritten since; None without a snapshot."""
+        if evidence is None:
+            return None
+        out = set()
+        for f in evidence.files:
+            if not f.sha256 or self.leftovers.get(f.path) == f.sha256:
+                continue  # too large to hash, or an earlier check's leftover the swarm did not touch
+            if safefs.sha256(workspace, f.path, HASH_CAP) == f.sha256:  # a check may have rewritten it
+                out.add(f.path)
+        return out
+
+    def _note_leftovers(self, workspace: Path, swarm: set[str]) -> None:
+        """Remember what is in the workspace now but is not the swarm's: the checks' leftovers."""
+        for f in safefs.list_files(workspace, max_files=2000, skip_dirs=SKIP_DIRS).files:
+            if f.rel not in swarm:
+                self.leftovers[f.rel] = safefs.sha256(workspace, f.rel, HASH_CAP)
 
     def bind(self, requirements: list[str]) -> "Judge":
         """A judge that also holds these (e.g. hidden) requirements."""
@@ -101,7 +130,10 @@ class Judge:
     def __call__(self, workspace: Path, prompt: str, requirements: list[str],
                  evidence: Evidence | None) -> list[DimensionResult]:
         reqs = list(dict.fromkeys([*self.requirements, *(requirements or [])]))
-        code, names, truncated = read_code(Path(workspace), self.max_files, self.max_bytes)
+        swarm = self.swarm_files(Path(workspace), evidence)
+        code, names, truncated = read_code(Path(workspace), self.max_files, self.max_bytes, only=swarm)
+        if swarm is not None:
+            self._note_leftovers(Path(workspace), swarm)
         rep = evidence.report if evidence else None
         swarm_said = {"done": rep.done, "failed": rep.failed} if rep else "no report"
         user = (f"The user asked the swarm:\n{prompt}\n\nRequirements to rule on:\n"

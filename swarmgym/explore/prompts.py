@@ -38,25 +38,42 @@ changes the design), done (stop: the app is good or hopeless; prompt may be empt
 the existing ones — old checks stay as regression checks — so only add checks for what this turn asks."""
 
 
+SIM_OPENER = """The swarm in this session is swarmgym's SIMULATOR (swarmgym-sim), not a model fleet. It can only
+build the apps listed below, and builds one when your prompt names its app_slug as a word (or is its prompt
+verbatim); any other prompt gets a README and a stub app.py, or nothing, and cannot pass. Pick one: set
+"app_slug" to it, name it in "prompt", and write checks for the behaviour its prompt specifies (it runs as
+`python3 -m <app_slug>` from the workspace). Now and then the simulator injects a fault (a liar, a stub, a
+crash), as small models do: that is what your checks are for."""
+
+SIM_NEXT_MOVE = """The swarm is swarmgym's SIMULATOR: every prompt must name the app_slug again; the simulator then
+rebuilds the same app as its specification describes, so your earlier checks keep passing. It writes no new
+code: a feature outside that specification cannot pass. Ask for what the specification already covers (tests,
+a fix, a refactor), or say done."""
+
+
 def opener_system(archetype: str) -> str:
     return f"{ROLE}\n\nThis session's archetype is {archetype}.\n{ARCHETYPES[archetype]}\n\n{CHECK_RULES}"
 
 
-def opener_user(archetype: str, *, persona: str | None, seed: int, substrate: dict[str, Any] | None = None) -> str:
+def opener_user(archetype: str, *, persona: str | None, seed: int, substrate: dict[str, Any] | None = None,
+                sim_apps: list[dict[str, Any]] | None = None) -> str:
     lines = [f"Session seed: {seed} (vary your idea with it).",
              f"Persona: {persona}" if persona else "Persona: a pragmatic developer who wants a working tool.",
              "Language: python (standard library only) unless the persona says otherwise."]
     if substrate:
         lines.append("The existing app:\n" + json.dumps(substrate, indent=1))
+    if sim_apps:
+        lines.append(f"{SIM_OPENER}\nThe apps it can build ({', '.join(a['app_slug'] for a in sim_apps)}), each with "
+                     "the prompt that specifies it:\n" + json.dumps(sim_apps, indent=1))
     lines.append('Reply as {"app_slug", "language", "prompt", "visible_requirements": [...], '
                  '"hidden_requirements": [...], "checks": [...], "expected_tool": null | "server__tool"}.')
     return "\n".join(lines)
 
 
-def next_move_system(archetype: str, persona: str | None) -> str:
+def next_move_system(archetype: str, persona: str | None, simulated: bool = False) -> str:
     who = f" Your persona: {persona}." if persona else ""
     return (f"{ROLE}\n\nYou are reacting, turn by turn, to what the swarm built ({archetype} session).{who}\n"
-            f"{MOVES_HELP}\n\n{CHECK_RULES}")
+            f"{MOVES_HELP}\n\n{CHECK_RULES}" + (f"\n\n{SIM_NEXT_MOVE}" if simulated else ""))
 
 
 def next_move_user(state: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from swarmgym.explore.archetypes import Substrate, check_archetype, open_session
 from swarmgym.explore.judge import Judge
 from swarmgym.explore.monitor import MonitorReport, monitor_session, monitor_turn
 from swarmgym.explore.schemas import NextMove, merge_checks
+from swarmgym.explore.simulated import buildable
 from swarmgym.explore.tweaker import apply, brain_proposal, rule_proposal
 from swarmgym.ledger import Ledger, record_from_result
 from swarmgym.models import ErrorInfo, JobResult, JobSpec, SessionDoc, Turn, Verdict
@@ -46,7 +47,8 @@ def _turn(st: _State, n: int, kind: str, prompt: str, *, adapter: str, variant: 
     start = time.time()
     try:
         evidence, verdict = run_turn(st.workspace, prompt, st.checks, st.cfg, adapter=adapter, variant=variant,
-                                     env=st.env, mcp=st.mcp, judge=judge, seed=seed, requirements=st.requirements)
+                                     env=st.env, mcp=st.mcp, judge=judge, seed=seed, requirements=st.requirements,
+                                     suite=st.cfg.suite)  # the simulator builds this suite's apps (docs/exploratory.md)
     except Exception as e:  # the swarm could not even start: data, not a crash
         if isinstance(e, SwarmgymError):  # a known cause (no binary, no box): its one line says it
             log.warning("turn %d could not run: %s: %s", n, type(e).__name__, e)
@@ -152,7 +154,8 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
                            "swarm": adapter, "brain": brain.name})
     say(f"{archetype}: asking the {brain.name} brain for an opener")
     try:
-        op = open_session(brain, cfg, archetype, persona=persona, seed=seed, substrate=substrate)
+        op = open_session(brain, cfg, archetype, persona=persona, seed=seed, substrate=substrate,
+                          sim_apps=buildable(cfg) if adapter == "sim" else None)
     except SwarmgymError as e:
         doc.session_id = new_session_id(archetype)
         doc.job_id = f"explore-{doc.session_id}"
@@ -189,7 +192,7 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
         if step == budget:
             break
         try:
-            move = _next_move(brain, cfg, st, turn, step, budget, archetype, persona)
+            move = _next_move(brain, cfg, st, turn, step, budget, archetype, persona, simulated=adapter == "sim")
         except SwarmgymError as e:
             doc.error = ErrorInfo.of(e)
             say(f"brain error: {e}")
@@ -207,8 +210,8 @@ def run_session(cfg: Config, archetype: str, *, persona: str | None = None, seed
 
 
 def _next_move(brain, cfg: Config, st: _State, turn: Turn, step: int, budget: int, archetype: str,
-               persona: str | None) -> NextMove:
-    return ask_json(brain, "next_move", prompts.next_move_system(archetype, persona),
+               persona: str | None, *, simulated: bool = False) -> NextMove:
+    return ask_json(brain, "next_move", prompts.next_move_system(archetype, persona, simulated),
                     prompts.next_move_user(_state_for_brain(st, turn, step, budget)), NextMove, cfg.brain.max_reasks)
 
 
