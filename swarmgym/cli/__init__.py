@@ -5,6 +5,7 @@ One module per command group; each exposes ``register(group)``.  Every error der
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 
@@ -30,6 +31,22 @@ COMMAND_MODULES = [
 
 
 class Group(click.Group):
+    """The CLI's groups: a SwarmgymError is one line and its exit code; a mistyped command gets "Did you
+    mean …?" (as click does for options); nested groups are this class too."""
+
+    group_class = type
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            name = args[0] if args else ""
+            if name and not name.startswith("-") and "Did you mean" not in e.message:
+                close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+                if close:
+                    e.message += f" Did you mean {' or '.join(repr(c) for c in close)}?"
+            raise
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)

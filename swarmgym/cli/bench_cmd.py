@@ -1,6 +1,10 @@
 """``swarmgym bench``: benchmark mode in-process (the embedded default)."""
 from __future__ import annotations
 
+import contextlib
+import signal
+from collections.abc import Iterator
+
 import click
 from click.core import ParameterSource
 from rich.console import Console
@@ -12,7 +16,36 @@ from swarmgym.core.errors import UsageError
 from swarmgym.core.names import check_name
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.isolation import resolve
+from swarmgym.ledger import Ledger
 from swarmgym.models import TIERS
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt: the campaign stops the same way."""
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    def stop(signum, frame):
+        raise Terminated()
+
+    try:
+        old = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test calling the command in a thread): nothing to catch
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _cut_short(console: Console, cfg, campaign, why: str = "") -> None:
+    from swarmgym.campaigns.bench import pending_jobs
+
+    console.print(f"[yellow]cut short{' by ' + why if why else ''}:[/] {len(pending_jobs(cfg, campaign))} job(s) "
+                  f"not recorded; finish with: swarmgym bench --resume {campaign.campaign_id}")
+
 
 VERDICT_STYLE = {"regressed": "bold red", "improved": "bold green", "no change": "dim", "not comparable": "yellow"}
 
@@ -112,18 +145,18 @@ def register(cli: click.Group) -> None:
                     ends.append(("[green]" if alarm.ok else "[red]") + escape(alarm.describe()) + "[/]")
 
             try:
-                results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished,
-                                       on_finalized=finalized)
-            except KeyboardInterrupt:
+                with _sigterm_as_interrupt():
+                    results = run_campaign(cfg, campaign, parallel=parallel, on_start=started, on_result=finished,
+                                           on_finalized=finalized)
+            except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (a service stop, `kill`): the same hint
                 progress.stop()
-                console.print(f"[yellow]cut short:[/] {len(pending_jobs(cfg, campaign))} job(s) not recorded; "
-                              f"finish with: swarmgym bench --resume {campaign.campaign_id}")
-                ctx.exit(130)
-        console.print(bench_view.totals(results))
+                _cut_short(console, cfg, campaign, "SIGTERM" if isinstance(e, Terminated) else "")
+                ctx.exit(143 if isinstance(e, Terminated) else 130)
+        recorded = Ledger(cfg.ledger_dir).records(kind="session", campaign_id=campaign.campaign_id)
+        console.print(bench_view.totals([r for r in recorded if r.regrade_of is None], len(results),
+                                        len(campaign.jobs)))
         for text in ends:
             console.print(text)
         console.print(bench_view.where(cfg.runs_dir, cfg.ledger_dir))
-        left = pending_jobs(cfg, campaign)
-        if left:  # only a campaign that was cut short needs the hint
-            console.print(f"[yellow]cut short:[/] {len(left)} job(s) not recorded; "
-                          f"finish with: swarmgym bench --resume {campaign.campaign_id}")
+        if pending_jobs(cfg, campaign):  # only a campaign that was cut short needs the hint
+            _cut_short(console, cfg, campaign)

@@ -62,14 +62,21 @@ def row(res, c: Columns, new: bool = True) -> str:
     return "  ".join(cells)
 
 
-def totals(results: Sequence) -> str:
-    """``6/9 functional · 5 pass overall`` (+ the runs that could not run)."""
-    graded = [r for r in results if r.status != "infra"]
-    functional = sum(1 for r in graded if r.verdict and r.verdict.functional)
-    passed = sum(1 for r in graded if r.verdict and r.verdict.overall == "pass")
-    infra = len(results) - len(graded)
-    return (f"[bold]{functional}/{len(graded)} functional[/] · {passed}/{len(graded)} pass overall"
+def totals(records: Sequence, ran_now: int, planned: int) -> str:
+    """The whole campaign's totals from its ledger records (a resumed campaign counts what ran before too):
+    ``6/9 functional · 5/9 pass overall``, then what ran now."""
+    graded = [r for r in records if r.overall != "infra"]
+    functional = sum(1 for r in graded if r.functional)
+    passed = sum(1 for r in graded if r.overall == "pass")
+    infra = len(records) - len(graded)
+    before = len(records) - ran_now
+    line = (f"[bold]{functional}/{len(graded)} functional[/] · {passed}/{len(graded)} pass overall"
             + (f" · {infra} could not run (infra)" if infra else ""))
+    if not ran_now and records:
+        return line + f" · nothing left to run: all {len(records)} of {planned} job(s) were recorded before"
+    if before > 0:
+        return line + f" · {ran_now} job(s) run now, {before} recorded before"
+    return line
 
 
 def where(runs_dir: Path, ledger_dir: Path) -> str:

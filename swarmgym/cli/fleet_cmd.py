@@ -30,7 +30,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from swarmgym.cli import config_from, status_view
+from swarmgym.cli import Group, config_from, status_view
 from swarmgym.config import load_config
 from swarmgym.core.errors import QueueError, UsageError
 from swarmgym.core.hosts import host_name
@@ -346,7 +346,7 @@ def worker(ctx: click.Context, variant: str | None, host: str | None, concurrenc
     os.execvpe(argv[0], argv, worker_env(os.environ, home=str(cfg.home), host=host, isolation=isolation))
 
 
-@click.group("schedule")
+@click.group("schedule", cls=Group)
 def schedule() -> None:
     """Overnight campaigns from config `schedules:` (run by the single `celery beat`)."""
 

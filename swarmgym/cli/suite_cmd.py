@@ -6,7 +6,7 @@ import json
 import click
 from rich.markup import escape
 
-from swarmgym.cli import config_from
+from swarmgym.cli import Group, config_from
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.scaffold import new_spec
 from swarmgym.suitekit.suite import load_suite, locked_hash, packaged_suites_dir
@@ -18,7 +18,7 @@ def _load(cfg, name: str | None):
     return load_suite(name or cfg.suite, cfg.suites_dir)
 
 
-@click.group("suite")
+@click.group("suite", cls=Group)
 def suite_group() -> None:
     """Frozen suites: content hash and self-verification."""
 

@@ -1,6 +1,7 @@
 """Doctor checks of this machine: the Python, the isolation box, the ledger folder, free disk."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -21,12 +22,16 @@ USERNS_HINT = ("allow unprivileged user namespaces, which bubblewrap needs: `sys
 
 @check("python")
 def python(p: Probe) -> Finding:
+    """The Python swarmgym runs in, which also runs the checks (and, with pytest, each app's own tests)."""
     v = sys.version_info
     found = f"Python {v.major}.{v.minor}.{v.micro} at {sys.executable}"
     if v[:2] < MIN_PYTHON:
         return Finding("python", "fail", found, f"install Python {'.'.join(map(str, MIN_PYTHON))} or newer and "
                                                 "reinstall swarmgym into it (pip install swarmgym)")
-    return Finding("python", "pass", found)
+    if importlib.util.find_spec("pytest") is None:
+        return Finding("python", "fail", found + " without pytest, which the golden checks run each app's own "
+                                                 "tests with", f"{sys.executable} -m pip install pytest")
+    return Finding("python", "pass", found + " (with pytest, for the apps' own tests)")
 
 
 def _version(exe: str) -> str:

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from celery import Celery
-from kombu import Queue
+from celery.app.amqp import AMQP
+from kombu import Connection, Queue
 
 from swarmgym.config import Config, load_config
 from swarmgym.queue.appconfig import attach_config
@@ -71,10 +72,26 @@ def celery_settings(cfg: Config) -> dict:
     return settings
 
 
+class ShownConnection(Connection):
+    """kombu's broker connection, shown as its URL is: kombu masks a password that is not there
+    (``redis://:**@127.0.0.1:6379/0`` in the worker's banner and its "Connected to" line); a URL without
+    one is shown without one, a URL with one still as ``:**@``."""
+
+    def as_uri(self, include_password: bool = False, mask: str = "**", *args, **kwargs) -> str:
+        uri = super().as_uri(include_password, mask, *args, **kwargs)
+        if include_password or self.password:
+            return uri
+        return uri.replace(f":{mask}@", "@", 1).replace("://@", "://", 1)
+
+
+class ShownAMQP(AMQP):
+    Connection = ShownConnection
+
+
 def make_app(cfg: Config | None = None, *, main: str = "swarmgym") -> Celery:
     """The Celery app for ``cfg``; every process that talks to the broker builds it here."""
     cfg = cfg or load_config()
-    app = Celery(main, include=TASK_MODULES, set_as_current=True)
+    app = Celery(main, include=TASK_MODULES, set_as_current=True, amqp=ShownAMQP)
     app.conf.update(celery_settings(cfg))
 
     app.conf.beat_schedule = beat_schedule(cfg)

@@ -227,14 +227,25 @@ def packaged_suites_dir() -> Path:
     return installed if installed.is_dir() else pkg.parent / "suites"
 
 
+def known_suites(suites_dir: Path) -> list[str]:
+    """The names of the suites in ``suites_dir`` (folders holding a suite.yaml), sorted."""
+    try:
+        return sorted(d.name for d in Path(suites_dir).iterdir() if (d / "suite.yaml").is_file())
+    except OSError:
+        return []
+
+
 def load_suite(name_or_path: str | Path, suites_dir: Path | None = None) -> Suite:
     """Load a suite by name (from ``suites_dir``, default the packaged suites) or by folder / suite.yaml path."""
     p = Path(name_or_path)
+    root = Path(suites_dir or packaged_suites_dir())
     if not p.exists():
-        p = Path(suites_dir or packaged_suites_dir()) / str(name_or_path)
+        p = root / str(name_or_path)
     path = p / "suite.yaml" if p.is_dir() else p
     if not path.is_file():
-        raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r})")
+        known = known_suites(root)
+        raise SuiteError(f"{path}: no such suite file (suite {name_or_path!r}); known suites in {root}: "
+                         + (", ".join(known) if known else "none"))
     data = read_yaml(path, SuiteError)
     specs = data.get("specs")
     if isinstance(specs, list):

@@ -3,9 +3,12 @@ the app's name, ``overall`` and ``functional`` in two labelled columns, and a la
 and the run folders."""
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 from tests.support.queue import tiny_bench_home
 
@@ -43,3 +46,56 @@ def test_rows_line_up_under_a_header_with_the_app_and_overall_and_functional_apa
     assert "2/3 functional · 0/3 pass overall" in r.stdout
     assert lines[-1] == (f"open {home / 'runs' / 'BENCHMARK.html'} · each run: {home / 'runs'}/<session>/report.html "
                          f"· ledger {home / 'ledger'}")
+
+
+def _start(home, *args):
+    return subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(home), "bench", *args], env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _sessions(home) -> int:
+    p = home / "ledger" / "sessions.jsonl"
+    return sum('"kind":"session"' in line.replace(" ", "") for line in p.read_text().splitlines()) if p.exists() else 0
+
+
+def _wait(pred, what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def test_sigterm_stops_bench_with_the_same_resume_hint_as_ctrl_c(tmp_path):
+    home = tmp_path / "home"
+    tiny_bench_home(home, command="sleep 60", specs=3)
+    proc = _start(home, "--tier", "light")
+    _wait(lambda: list((home / "apps").glob("*/*")), "the first job's workspace")
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    [plan] = (home / "runs" / "campaigns").glob("*.json")
+    cid = json.loads(plan.read_text())["campaign_id"]
+    assert proc.returncode == 143, out
+    assert f"cut short by SIGTERM: 3 job(s) not recorded; finish with: swarmgym bench --resume {cid}" in out
+    assert "Traceback" not in out
+
+
+def test_a_resumed_campaign_counts_every_job_it_holds_not_only_the_ones_run_now(tmp_path):
+    home = tmp_path / "home"
+    # the first spec finishes at once, the other two hang: Ctrl-C once the first is recorded
+    tiny_bench_home(home, command='echo ok > out.txt; case "$0" in *touch-b*|*touch-c*) sleep 60;; esac', specs=3)
+    proc = _start(home, "--tier", "light")
+    _wait(lambda: _sessions(home) == 1, "the first job's ledger record")
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out
+    cid = json.loads(next((home / "runs" / "campaigns").glob("*.json")).read_text())["campaign_id"]
+    tiny_bench_home(home, specs=3)                                    # the same suite, a swarm that finishes
+    done = bench(home, "--resume", cid)
+    assert done.returncode == 0, done.stderr
+    assert "3/3 functional · 0/3 pass overall · 2 job(s) run now, 1 recorded before" in done.stdout
+    again = bench(home, "--resume", cid)
+    assert again.returncode == 0, again.stderr
+    assert ("3/3 functional · 0/3 pass overall · nothing left to run: all 3 of 3 job(s) were recorded before"
+            in again.stdout)
+    assert "cut short" not in again.stdout

@@ -94,3 +94,41 @@ def test_a_jobs_first_delivery_is_its_job_id_and_each_re_send_a_fresh_one():
     assert delivery_id("c-001") == "c-001"
     again = {delivery_id("c-001", redelivery=True) for _ in range(50)}
     assert len(again) == 50 and all(re.fullmatch(r"c-001~[0-9a-f]{6}", t) for t in again)
+
+
+def _banner(home, env) -> str:
+    """What ``swarmgym worker`` prints until it is connected (then it is stopped)."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(home), "worker", "--variant", "mlx",
+                             "--host", "banner", "--pool", "solo"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env={**os.environ, **env})
+    out, deadline = [], time.monotonic() + 90
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.append(line)
+            if "Connected to" in line or "ready." in line or time.monotonic() > deadline:
+                break
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return "".join(out)
+
+
+@pytest.mark.redis
+def test_a_broker_url_without_a_password_is_shown_without_a_mask(home):
+    """kombu prints ``redis://:**@host`` for a URL that has no password; the worker's banner and its
+    "Connected to" line show the URL as it is (a password would still be masked: test_passwords_are_masked)."""
+    from tests.support.queue import host_key, url
+
+    out = _banner(home, {"SWARMGYM_QUEUE_HOST_KEY_FILE": str(host_key(home, "banner"))})
+    plain = url().removeprefix("redis://")
+    assert f"transport:   redis://{plain}" in out, out
+    assert f"Connected to redis://{plain}" in out or "ready." in out
+    assert ":**@" not in out
