@@ -105,7 +105,7 @@ def cli_status(home: Path, cid: str) -> tuple[float, float]:
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "status", cid], capture_output=True,
+    subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "status", cid], capture_output=True,
                    timeout=300, check=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

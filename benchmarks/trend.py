@@ -238,7 +238,7 @@ def e2e(a) -> dict:
     for night in range(a.nights):
         run_env = dict(env, **({"SWARMGYM_SIM_FLEET": str(fleet)} if night >= a.drop_at else {}))
         t = time.monotonic()
-        p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "bench", "--schedule", SCHEDULE,
+        p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "bench", "--schedule", SCHEDULE,
                             "--parallel", "2"], env=run_env, capture_output=True, text=True, timeout=1800)
         change = next((ln for ln in p.stdout.splitlines() if ln.startswith("change:")), "?")
         alarm = next((ln for ln in p.stdout.splitlines() if ln.startswith("alarm")), "")
@@ -246,7 +246,7 @@ def e2e(a) -> dict:
                        "secs": round(time.monotonic() - t, 1), "change": change, "alarm": alarm})
         print(f"night {night:2d} ({nights[-1]['build']:7s}, {nights[-1]['secs']:5.1f}s): {change}"
               + (f"\n          {alarm}" if alarm else ""), flush=not a.json)
-    trend = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "trend", "--json"], env=env,
+    trend = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "trend", "--json"], env=env,
                            capture_output=True, text=True, timeout=300)
     return {"home": str(home), "tier": a.tier, "drop": a.drop, "pass_rate_before": round(before, 4),
             "pass_rate_after": round(after, 4), "nights": nights, "alarms": len(list(home.glob("alarm-*.json"))),

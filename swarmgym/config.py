@@ -1,28 +1,28 @@
 """Configuration: one typed place.
 
-Sources, later wins: built-in defaults < ``<home>/config.yaml`` < ``<home>/.env`` < process env.
-Every leaf key ``section.key`` can be set by ``SWARMGYM_SECTION_KEY`` (upper case); a few
-short aliases exist (``SWARMGYM_CHECK_TIMEOUT``, ``SWARMGYM_BROKER_URL``,
-``SWARMGYM_RESULT_BACKEND``, ``SWARMGYM_PROVIDER``, ``SWARMGYM_HOME``).
+Sources, later wins: built-in defaults < ``<home>/config.yaml`` < ``<home>/.env`` < process env < the
+command's own options.  Every leaf key ``section.key`` has one env var, ``SWARMGYM_SECTION_KEY``
+(:func:`env_name`); older names (:data:`DEPRECATED_ENV`) are still read, with a warning.  The CLI's
+options are settings too (:mod:`swarmgym.options`; docs/config.md lists every key).
 Secrets are never config keys: they live in the environment or ``.env`` only.
 """
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
+from swarmgym import options as opts
 from swarmgym.core.errors import ConfigError
 from swarmgym.core.yamlfile import read_yaml
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.suitekit.suite import packaged_suites_dir
 
-
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+_Section = opts.Section
 
 
 class ChecksConfig(_Section):
@@ -113,8 +113,18 @@ class BrainConfig(_Section):
 
 
 class ExploreConfig(_Section):
-    default_turns: int = Field(6, gt=0)
-    judge: bool = True
+    """Exploratory sessions (``once``, ``loop``, ``explore``)."""
+
+    default_turns: int = Field(6, gt=0, le=50, description="turn budget of a session")
+    judge: bool = Field(True, description="run the AI judge (off: the model-free signal only)")
+    archetype: Literal["heavy-spec", "minimal-spec", "continue-existing"] | None = Field(
+        None, description="how sessions open (once: heavy-spec; loop and explore: cycle the three)")
+    persona: str | None = Field(None, description="who the brain plays (free text)")
+    seed: int | None = Field(None, description="seed of the (first) session, +1 each (once: 1; loop, explore: 1000)")
+    n: int = Field(3, ge=1, le=1000, description="sessions to run (loop, explore)")
+    tweak: bool = Field(False, description="let the tweaker rebalance the fleet and re-run")
+    tweaker: Literal["rule", "brain"] = Field("rule", description="who proposes knob changes: the model-free rule "
+                                                                  "or the brain")
 
 
 class QueueConfig(_Section):
@@ -162,6 +172,11 @@ class TrendConfig(_Section):
     night_hours: float = Field(12.0, gt=0, description="campaigns planned this close share one FDR family (a night)")
     alarm_timeout: float = Field(60.0, gt=0, description="seconds an on_change command may run (then killed, "
                                                          "retried once)")
+    arm: str | None = Field(None, description="swarmgym trend: only this arm, as bench-report names it, e.g. "
+                                              "'mlx (sim)'")
+    since: str | None = Field(None, description="swarmgym trend: only campaigns started since: a span (30d, 12h, 2w) "
+                                                "or a date (2026-11-01)")
+    spec: bool = Field(False, description="swarmgym trend: a column per spec as well")
 
 
 class Schedule(_Section):
@@ -184,10 +199,13 @@ class Schedule(_Section):
 
 
 class Config(_Section):
-    home: Path = Field(Path("."), description="where ledger/, runs/, apps/ live")
+    home: Path = Field(Path("."), description="the swarmgym home: where config.yaml and .env are read and ledger/, "
+                                              "runs/, apps/ live")
     suites_dir: Path = Field(default_factory=packaged_suites_dir,
                              description="where suites are looked up by name; default: the suites shipped with swarmgym")
-    suite: str = Field("bench-v3", description="the frozen suite bench, enqueue and verify use; bench-v2 and bench-v1 stay loadable")
+    suite: str = Field("bench-v3", description="the suite (a name under suites_dir, or a suite folder) that bench, "
+                                               "enqueue, compare, verify, regrade and the suite commands use; bench-v2 "
+                                               "and bench-v1 stay loadable")
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
     swarm: SwarmConfig = Field(default_factory=SwarmConfig)
@@ -197,6 +215,21 @@ class Config(_Section):
     queue: QueueConfig = Field(default_factory=QueueConfig)
     trend: TrendConfig = Field(default_factory=TrendConfig)
     schedules: list[Schedule] = Field(default_factory=list)
+    # what the CLI's own options set (swarmgym.options): one section per shared idea or command
+    campaign: opts.CampaignSettings = Field(default_factory=opts.CampaignSettings)
+    output: opts.OutputSettings = Field(default_factory=opts.OutputSettings)
+    fleet: opts.FleetSettings = Field(default_factory=opts.FleetSettings)
+    bench: opts.BenchSettings = Field(default_factory=opts.BenchSettings)
+    compare: opts.CompareSettings = Field(default_factory=opts.CompareSettings)
+    plan: opts.PlanSettings = Field(default_factory=opts.PlanSettings)
+    report: opts.ReportSettings = Field(default_factory=opts.ReportSettings)
+    verify: opts.VerifySettings = Field(default_factory=opts.VerifySettings)
+    suitekit: opts.SuitekitSettings = Field(default_factory=opts.SuitekitSettings)
+    enqueue: opts.EnqueueSettings = Field(default_factory=opts.EnqueueSettings)
+    status: opts.StatusSettings = Field(default_factory=opts.StatusSettings)
+    workers: opts.WorkersSettings = Field(default_factory=opts.WorkersSettings)
+    worker: opts.WorkerSettings = Field(default_factory=opts.WorkerSettings)
+    hosts: opts.HostsSettings = Field(default_factory=opts.HostsSettings)
 
     def schedule(self, name: str | None) -> Schedule | None:
         return next((s for s in self.schedules if s.name == name), None) if name else None
@@ -218,27 +251,55 @@ class Config(_Section):
         return self.queue.result_backend or self.queue.broker_url
 
 
-ALIASES = {
-    "SWARMGYM_HOME": "home",
+#: older names still read, each with a warning naming the one to use (docs/config.md, "Deprecated names")
+DEPRECATED_ENV = {
     "SWARMGYM_CHECK_TIMEOUT": "checks.timeout",
     "SWARMGYM_BROKER_URL": "queue.broker_url",
     "SWARMGYM_RESULT_BACKEND": "queue.result_backend",
     "SWARMGYM_PROVIDER": "brain.provider",
     "SWARMGYM_SWARM": "swarm.adapter",
 }
+_WARNED: set[str] = set()
 
 
-def env_keys() -> dict[str, str]:
-    """Every env var that sets a config key, mapped to its dotted key."""
-    out = dict(ALIASES)
+def env_name(key: str) -> str:
+    """The one env var of a dotted key: ``checks.timeout`` -> ``SWARMGYM_CHECKS_TIMEOUT``."""
+    return "SWARMGYM_" + key.replace(".", "_").upper()
+
+
+def keys() -> dict[str, tuple[str, Any]]:
+    """Every settable key (``section.name`` or a top-level name) -> (its section or "", its pydantic field)."""
+    out: dict[str, tuple[str, Any]] = {}
     for name, field in Config.model_fields.items():
         ann = field.annotation
         if isinstance(ann, type) and issubclass(ann, _Section):
-            for sub in ann.model_fields:
-                out[f"SWARMGYM_{name}_{sub}".upper()] = f"{name}.{sub}"
+            for sub, f in ann.model_fields.items():
+                out[f"{name}.{f.alias or sub}"] = (name, f)
         elif name != "schedules":
-            out[f"SWARMGYM_{name}".upper()] = name
+            out[name] = ("", field)
     return out
+
+
+def env_keys() -> dict[str, str]:
+    """Every canonical env var that sets a config key, mapped to its dotted key."""
+    return {env_name(k): k for k in keys()}
+
+
+def value_of(cfg: Config, key: str) -> Any:
+    """The value of a dotted key in ``cfg`` (a field's alias, e.g. ``output.json``, is its key)."""
+    obj: Any = cfg
+    for part in key.split("."):
+        fields = type(obj).model_fields
+        attr = next((n for n, f in fields.items() if (f.alias or n) == part), part)
+        obj = getattr(obj, attr)
+    return obj
+
+
+def deprecation(old: str, new: str, stream: Any = None) -> None:
+    """Say once per process that ``old`` is an older name of ``new`` (an env var or an option)."""
+    if old not in _WARNED:
+        _WARNED.add(old)
+        print(f"swarmgym: warning: {old} is deprecated; use {new}", file=stream or sys.stderr, flush=True)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -292,8 +353,9 @@ def _describe(err: Any) -> tuple[str, str]:
 
 
 def load_config(home: str | Path | None = None, *, environ: dict[str, str] | None = None,
-                overrides: dict[str, Any] | None = None) -> Config:
-    """Build the config for ``home`` (default ``$SWARMGYM_HOME`` or the cwd)."""
+                overrides: dict[str, Any] | None = None, origins: dict[str, str] | None = None) -> Config:
+    """Build the config for ``home`` (default ``$SWARMGYM_HOME`` or the cwd); ``overrides`` (dotted keys)
+    win over every other source, and a bad one is reported as ``origins[key]`` (the option that set it)."""
     env = dict(os.environ if environ is None else environ)
     home = Path(home or env.get("SWARMGYM_HOME") or ".").resolve()
     dotenv = read_dotenv(home / ".env")
@@ -310,10 +372,15 @@ def load_config(home: str | Path | None = None, *, environ: dict[str, str] | Non
         if var in env and dotted != "home":
             _set(data, dotted, _parse_env_value(env[var]))
             sources[dotted] = var
+    for var, dotted in DEPRECATED_ENV.items():
+        if var in env and dotted not in sources:
+            deprecation(var, f"{env_name(dotted)} ({dotted})")
+            _set(data, dotted, _parse_env_value(env[var]))
+            sources[dotted] = var
     for dotted, value in (overrides or {}).items():
         if value is not None:
             _set(data, dotted, value)
-            sources[dotted] = "--" + dotted.split(".")[-1].replace("_", "-")
+            sources[dotted] = (origins or {}).get(dotted) or "--" + dotted.split(".")[-1].replace("_", "-")
     data["home"] = home
     try:
         cfg = Config.model_validate(data)

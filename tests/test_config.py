@@ -111,7 +111,7 @@ def test_cli_override_wins_and_is_named_in_errors(tmp_path):
 def _swarmgym(*args, home, env_extra=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args],
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args],
                           capture_output=True, text=True, env=env, timeout=60)
 
 

@@ -52,7 +52,7 @@ def register_brain(name: str, factory: Callable[["Config"], Brain] | str) -> Non
 
 
 def get_brain(name: str | None, cfg: "Config") -> Brain:
-    """The brain called ``name`` (default: ``cfg.brain.provider``, which SWARMGYM_PROVIDER sets)."""
+    """The brain called ``name`` (default: ``cfg.brain.provider``, which SWARMGYM_BRAIN_PROVIDER sets)."""
     name = name or cfg.brain.provider
     factory = BRAINS.get(name)
     if factory is None:

@@ -52,7 +52,7 @@ class ClaudeBrain:
             key = os.environ.get("ANTHROPIC_API_KEY")
             if not key:
                 raise BrainError("brain claude: ANTHROPIC_API_KEY is not set in the environment "
-                                 "(or use SWARMGYM_PROVIDER=operator / local)")
+                                 "(or use SWARMGYM_BRAIN_PROVIDER=operator / local)")
             base = self.cfg.brain.anthropic_base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
             self._client = anthropic.Anthropic(api_key=key, base_url=base, max_retries=self.cfg.brain.max_retries,
                                                timeout=600.0)

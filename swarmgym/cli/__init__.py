@@ -8,10 +8,12 @@ from __future__ import annotations
 import difflib
 import importlib
 import sys
+from typing import Any
 
 import click
 
-from swarmgym.config import load_config
+from swarmgym.cli.options import CONFIG, bind_all, command_config, setting
+from swarmgym.config import Config, value_of
 from swarmgym.core.errors import SwarmgymError
 
 COMMAND_MODULES = [
@@ -55,21 +57,26 @@ class Group(click.Group):
             ctx.exit(e.exit_code)
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "SWARMGYM"})
-@click.option("--root", "root", envvar="SWARMGYM_HOME", type=click.Path(file_okay=False), default=None,
-              help="Where ledger/, runs/ and apps/ live, and config.yaml is read [env SWARMGYM_HOME; default: cwd].")
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})
+@setting("home", "--home", type=click.Path(file_okay=False))
+@setting("home", "--root", "root", type=click.Path(file_okay=False), deprecated_alias=True)
 @click.version_option(package_name="swarmgym")
 @click.pass_context
-def cli(ctx: click.Context, root: str | None) -> None:
-    """swarmgym: benchmark coding swarms by running what they built."""
+def cli(ctx: click.Context, home: str | None, root: str | None) -> None:
+    """swarmgym: benchmark coding swarms by running what they built.
+
+    Every option is also an env var (SWARMGYM_<SECTION>_<NAME>, shown in each command's --help) and a
+    config.yaml key; docs/config.md lists them all. Start with `swarmgym doctor`."""
     ctx.ensure_object(dict)
-    ctx.obj["root"] = root
+    ctx.obj["root"] = home or root
 
 
-def config_from(ctx: click.Context, **overrides):
-    """Load the config for the command's --root, applying CLI overrides (dotted keys)."""
-    root = (ctx.find_root().obj or {}).get("root")
-    return load_config(root, overrides=overrides)
+def config_from(ctx: click.Context, **overrides: Any) -> Config:
+    """The typed config the running command's options came from (:mod:`swarmgym.cli.options`), with
+    ``overrides`` (dotted keys; None: not set) on top."""
+    cfg = ctx.meta.get(CONFIG) or command_config(ctx)
+    extra = {k: v for k, v in overrides.items() if v is not None and value_of(cfg, k) != v}
+    return command_config(ctx, extra) if extra else cfg
 
 
 def _register() -> None:
@@ -81,6 +88,7 @@ def _register() -> None:
                 continue  # command group not built yet
             raise
         mod.register(cli)
+    bind_all(cli)  # every option reads the typed config (swarmgym.cli.options)
 
 
 _register()

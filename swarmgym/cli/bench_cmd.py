@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import bench_view, config_from
+from swarmgym.cli.options import setting
 from swarmgym.core.errors import UsageError
 from swarmgym.core.names import check_name
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
@@ -71,38 +72,31 @@ def _from_schedule(ctx, cfg, name: str, tier: str, variant: str) -> tuple[str, s
 
 def register(cli: click.Group) -> None:
     @cli.command("bench")
-    @click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
-                  help="smoke 1x1, light 3x1, medium 3x5, high 3x10, extreme 3x10 on the hard prompts [env SWARMGYM_BENCH_TIER]")
-    @click.option("--variant", default="mlx", show_default=True, help="label of the build under test [env SWARMGYM_BENCH_VARIANT]")
-    @click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter) [env SWARMGYM_BENCH_SWARM]")
-    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_BENCH_SUITE]")
-    @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
-                  help="jobs run at once in this process [env SWARMGYM_BENCH_PARALLEL]")
-    @click.option("--seed", type=int, default=None,
-                  help="base seed for the simulator (rep r uses seed+r); default 0 for the first campaign of this "
-                       "variant+flags, then 1000, 2000, … [env SWARMGYM_BENCH_SEED]")
-    @click.option("--schedule", "schedule", default=None, metavar="NAME",
-                  help="run schedule NAME's campaign now, in-process: its tier and variant, its series (the baseline "
-                       "of change detection) and its on_change alarm [env SWARMGYM_BENCH_SCHEDULE]")
-    @click.option("--resume", "resume", default=None, metavar="CAMPAIGN_ID",
-                  help="finish a campaign cut short: run only its jobs missing from the ledger [env SWARMGYM_BENCH_RESUME]")
-    @click.option("--check-timeout", type=float, default=None, help="seconds per golden check [env SWARMGYM_BENCH_CHECK_TIMEOUT]")
-    @click.option("--swarm-timeout", type=float, default=None, help="seconds per swarm run [env SWARMGYM_BENCH_SWARM_TIMEOUT]")
-    @click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
-                  help="box for the swarm and the checks (default: config sandbox.backend, auto) "
-                       "[env SWARMGYM_SANDBOX_BACKEND]")
-    @click.option("--turns", type=int, default=None, help="ignored in benchmark mode")
-    @click.option("--no-judge", is_flag=True, default=False, help="ignored in benchmark mode")
-    @click.option("--tweak", is_flag=True, default=False, help="ignored in benchmark mode")
+    @setting("campaign.tier", "--tier", type=click.Choice(list(TIERS)))
+    @setting("campaign.variant", "--variant")
+    @setting("swarm.adapter", "--swarm")
+    @setting("suite", "--suite")
+    @setting("campaign.parallel", "--parallel", type=click.IntRange(1, 64))
+    @setting("campaign.seed", "--seed", type=int)
+    @setting("bench.schedule", "--schedule", metavar="NAME")
+    @setting("bench.resume", "--resume", metavar="CAMPAIGN_ID")
+    @setting("checks.timeout", "--check-timeout", type=float)
+    @setting("swarm.timeout", "--swarm-timeout", type=float)
+    @setting("sandbox.backend", "--isolation", type=click.Choice(ISOLATION_CHOICES))
+    @setting("explore.default_turns", "--turns", type=int, help="ignored in benchmark mode")
+    @setting("explore.judge", "--judge/--no-judge", help="ignored in benchmark mode")
+    @setting("explore.tweak", "--tweak", is_flag=True, help="ignored in benchmark mode")
     @click.pass_context
     def bench(ctx, tier, variant, swarm, suite, parallel, seed, schedule, resume, check_timeout, swarm_timeout,
-              isolation, turns, no_judge, tweak):
+              isolation, turns, judge, tweak):
         """Run the frozen suite through the swarm in-process and record every run in the ledger."""
         from swarmgym.adapters import preflight
         from swarmgym.campaigns.bench import new_bench_campaign, pending_jobs, resume_campaign, run_campaign
 
         console = Console(soft_wrap=True)
-        ignored = [n for n, v in (("--turns", turns), ("--no-judge", no_judge), ("--tweak", tweak)) if v]
+        ignored = [f"--{n.replace('_', '-')}" for n in ("turns", "judge", "tweak")
+                   if ctx.get_parameter_source(n) is ParameterSource.COMMANDLINE]
+        ignored = ["--no-judge" if n == "--judge" and not judge else n for n in ignored]
         if ignored:
             console.print(f"[yellow]note:[/] {', '.join(ignored)} ignored in benchmark mode (exploratory only)")
 

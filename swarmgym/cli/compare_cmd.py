@@ -1,6 +1,6 @@
 """``swarmgym compare A B`` and ``swarmgym plan``: sequential paired comparisons (docs/compare.md).
 
-Every option has an env var ``SWARMGYM_COMPARE_<OPTION>`` / ``SWARMGYM_PLAN_<OPTION>``.
+Every option is a setting (``compare.*``, ``plan.*``, shared ones elsewhere; docs/config.md).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from rich.progress import (
 
 from swarmgym.cli import config_from
 from swarmgym.cli.fleet_cmd import _app, _redis
-from swarmgym.comparison import DEFAULT_MAX_RUNS
+from swarmgym.cli.options import setting
 from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
 
@@ -40,33 +40,17 @@ def register(cli: click.Group) -> None:
     @cli.command("compare")
     @click.argument("a", metavar="A")
     @click.argument("b", metavar="B")
-    @click.option("--until", type=click.Choice(["decided", "budget"]), default="decided", show_default=True,
-                  help="stop at the first decision, or spend the whole budget (the first decision stands) "
-                       "[env SWARMGYM_COMPARE_UNTIL]")
-    @click.option("--max-runs", type=click.IntRange(1, None), default=DEFAULT_MAX_RUNS, show_default=True,
-                  help="budget in runs, both arms together (one round = every spec once per arm) "
-                       "[env SWARMGYM_COMPARE_MAX_RUNS]")
-    @click.option("--alpha", type=float, default=0.05, show_default=True,
-                  help="error rate of each decision, valid at every round [env SWARMGYM_COMPARE_ALPHA]")
-    @click.option("--min-effect", type=float, default=0.1, show_default=True,
-                  help="smallest pass-rate difference that matters: 'no difference' once the effect's "
-                       "confidence sequence lies inside ±this [env SWARMGYM_COMPARE_MIN_EFFECT]")
-    @click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter) "
-                                                "[env SWARMGYM_COMPARE_SWARM]")
-    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_COMPARE_SUITE]")
-    @click.option("--seed", type=int, default=None,
-                  help="seed of round 1 (round k uses seed+k-1, the same for both arms); default 0 for the first "
-                       "compare of these arms, then 1000, 2000, … [env SWARMGYM_COMPARE_SEED]")
-    @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
-                  help="in-process: jobs at once [env SWARMGYM_COMPARE_PARALLEL]")
-    @click.option("--fleet", is_flag=True, default=False,
-                  help="run the rounds on the fleet (Celery/Redis workers; the coordinator records) "
-                       "[env SWARMGYM_COMPARE_FLEET]")
-    @click.option("--round-timeout", type=float, default=None,
-                  help="--fleet: give up on a round not recorded after this many seconds (default: wait) "
-                       "[env SWARMGYM_COMPARE_ROUND_TIMEOUT]")
-    @click.option("--json", "as_json", is_flag=True, default=False,
-                  help="print {decision, runs, p_value, effect, interval, rounds} [env SWARMGYM_COMPARE_JSON]")
+    @setting("compare.until", "--until", type=click.Choice(["decided", "budget"]))
+    @setting("compare.max_runs", "--max-runs", type=click.IntRange(1, None))
+    @setting("compare.alpha", "--alpha", type=float)
+    @setting("compare.min_effect", "--min-effect", type=float)
+    @setting("swarm.adapter", "--swarm")
+    @setting("suite", "--suite")
+    @setting("compare.seed", "--seed", type=int)
+    @setting("campaign.parallel", "--parallel", type=click.IntRange(1, 64))
+    @setting("compare.fleet", "--fleet", is_flag=True)
+    @setting("compare.round_timeout", "--round-timeout", type=float)
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def compare(ctx, a, b, until, max_runs, alpha, min_effect, swarm, suite, seed, parallel, fleet,
                 round_timeout, as_json):
@@ -118,11 +102,10 @@ def register(cli: click.Group) -> None:
 
     @cli.command("plan")
     @click.argument("arms", nargs=-1, metavar="[A B]")
-    @click.option("--effect", type=float, default=0.1, show_default=True,
-                  help="pass-rate difference to detect [env SWARMGYM_PLAN_EFFECT]")
-    @click.option("--alpha", type=float, default=0.05, show_default=True, help="error rate [env SWARMGYM_PLAN_ALPHA]")
-    @click.option("--power", type=float, default=0.8, show_default=True, help="chance to detect it [env SWARMGYM_PLAN_POWER]")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="machine-readable [env SWARMGYM_PLAN_JSON]")
+    @setting("plan.effect", "--effect", type=float)
+    @setting("compare.alpha", "--alpha", type=float)
+    @setting("plan.power", "--power", type=float)
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def plan_cmd(ctx, arms, effect, alpha, power, as_json):
         """Expected runs to detect --effect (fixed McNemar design vs sequential), from past disagreement."""

@@ -10,22 +10,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
 
 MARK = {"pass": "[green]ok[/]", "fail": "[bold red]FAIL[/]", "skip": "[dim]n/a[/]"}
 
 
 def register(cli: click.Group) -> None:
     @cli.command("doctor")
-    @click.option("--swarm", default=None, help="the swarm adapter to check: goose | sim | command "
-                                                "(default: config swarm.adapter)")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print one JSON object instead of the table")
+    @setting("swarm.adapter", "--swarm")
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def doctor(ctx: click.Context, swarm: str | None, as_json: bool) -> None:
         """Check what a run needs: Python, the isolation box, the swarm and its pool, Redis, host keys, the
         ledger, free disk. Each miss says how to fix it; exit 0 only when every check passes."""
         from swarmgym.doctor import all_pass, diagnose
 
-        cfg = config_from(ctx, **{"swarm.adapter": swarm})
+        cfg = config_from(ctx)
         findings = diagnose(cfg)
         ok = all_pass(findings)
         if as_json:

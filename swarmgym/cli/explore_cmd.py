@@ -5,26 +5,26 @@ import click
 from rich.console import Console
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
 from swarmgym.core.errors import SwarmgymError
 from swarmgym.core.names import check_name
 from swarmgym.trust.textsafe import shown
 
 ARCHETYPES = ("heavy-spec", "minimal-spec", "continue-existing")
+FIRST_SEED = 1000  # loop and explore: the first session's seed, +1 each
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]"}
 
 
 def _session_options(f):
     for opt in reversed([
-        click.option("--persona", default=None, help="who the brain plays (free text)"),
-        click.option("--turns", type=click.IntRange(1, 50), default=None, help="turn budget (default: explore.default_turns)"),
-        click.option("--no-judge", is_flag=True, default=False, help="skip the AI judge (model-free signal only)"),
-        click.option("--tweak", is_flag=True, default=False, help="let the tweaker rebalance the fleet and re-run"),
-        click.option("--tweaker", type=click.Choice(["rule", "brain"]), default="rule", show_default=True,
-                     help="who proposes knob changes: the model-free rule or the brain"),
-        click.option("--variant", default="mlx", show_default=True, help="label of the build under test"),
-        click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter)"),
-        click.option("--brain", "provider", type=click.Choice(["claude", "local", "operator"]), default=None,
-                     help="brain provider (default: brain.provider / SWARMGYM_PROVIDER)"),
+        setting("explore.persona", "--persona"),
+        setting("explore.default_turns", "--turns", type=click.IntRange(1, 50)),
+        setting("explore.judge", "--judge/--no-judge"),
+        setting("explore.tweak", "--tweak", is_flag=True),
+        setting("explore.tweaker", "--tweaker", type=click.Choice(["rule", "brain"])),
+        setting("campaign.variant", "--variant"),
+        setting("swarm.adapter", "--swarm"),
+        setting("brain.provider", "--brain", "provider", type=click.Choice(["claude", "local", "operator"])),
     ]):
         f = opt(f)
     return f
@@ -42,7 +42,7 @@ def _run(ctx, console: Console, archetype: str, seed: int, o: dict, campaign_id:
             if msg.startswith(("turn ", "tweak", "next move", "brain error")):
                 console.print(f"  [dim]{shown(msg[:200])}[/]")
 
-        doc = run_session(cfg, archetype, persona=o["persona"], seed=seed, turns=o["turns"], judge=not o["no_judge"],
+        doc = run_session(cfg, archetype, persona=o["persona"], seed=seed, turns=o["turns"], judge=o["judge"],
                           tweak=o["tweak"], variant=o["variant"], adapter=o["swarm"], tweaker=o["tweaker"],
                           campaign_id=campaign_id, progress=progress)
     _report(console, cfg, doc, findings=findings)
@@ -88,31 +88,33 @@ def _many(ctx, console, n: int, archetype: str | None, seed: int, o: dict, *, fi
 
 def register(cli: click.Group) -> None:
     @cli.command("once")
-    @click.option("--archetype", type=click.Choice(ARCHETYPES), default="heavy-spec", show_default=True)
-    @click.option("--seed", type=int, default=1, show_default=True)
+    @setting("explore.archetype", "--archetype", type=click.Choice(ARCHETYPES))
+    @setting("explore.seed", "--seed", type=int)
     @_session_options
     @click.pass_context
     def once(ctx, archetype, seed, **o):
-        """Run one exploratory session (exit 1 if it ended in error, e.g. the brain gave no valid answer)."""
-        doc = _run(ctx, Console(), archetype, seed, o, findings=True)
+        """Run one exploratory session (exit 1 if it ended in error, e.g. the brain gave no valid answer).
+        Opens heavy-spec with seed 1 unless told otherwise."""
+        doc = _run(ctx, Console(), archetype or "heavy-spec", 1 if seed is None else seed, o, findings=True)
         if doc.overall == "error":
             ctx.exit(1)
 
     @cli.command("loop")
-    @click.option("--n", "n", type=click.IntRange(1, 1000), default=3, show_default=True, help="sessions to run")
-    @click.option("--seed", type=int, default=1000, show_default=True, help="seed of the first session (+1 each)")
+    @setting("explore.n", "--n", "n", type=click.IntRange(1, 1000))
+    @setting("explore.seed", "--seed", type=int)
     @_session_options
     @click.pass_context
     def loop(ctx, n, seed, **o):
-        """Run --n sessions cycling heavy-spec, minimal-spec, continue-existing."""
-        _many(ctx, Console(), n, None, seed, o, findings=False)
+        """Run --n sessions cycling heavy-spec, minimal-spec, continue-existing (seeds from 1000, +1 each)."""
+        _many(ctx, Console(), n, None, FIRST_SEED if seed is None else seed, o, findings=False)
 
     @cli.command("explore")
-    @click.option("--n", "n", type=click.IntRange(1, 1000), default=3, show_default=True, help="sessions to run")
-    @click.option("--archetype", type=click.Choice(ARCHETYPES), default=None, help="default: cycle the three")
-    @click.option("--seed", type=int, default=1000, show_default=True, help="seed of the first session (+1 each)")
+    @setting("explore.n", "--n", "n", type=click.IntRange(1, 1000))
+    @setting("explore.archetype", "--archetype", type=click.Choice(ARCHETYPES))
+    @setting("explore.seed", "--seed", type=int)
     @_session_options
     @click.pass_context
     def explore(ctx, n, archetype, seed, **o):
-        """The exploratory driver: each session's verdict plus monitor findings, idle/starved nodes inline."""
-        _many(ctx, Console(), n, archetype, seed, o, findings=True)
+        """The exploratory driver: each session's verdict plus monitor findings, idle/starved nodes inline
+        (archetypes cycle unless --archetype; seeds from 1000, +1 each)."""
+        _many(ctx, Console(), n, archetype, FIRST_SEED if seed is None else seed, o, findings=True)

@@ -4,7 +4,7 @@ Each is a module-level click command (importable, testable with click's ``CliRun
 :mod:`swarmgym.cli.status_view`, the Celery command line ``worker`` runs is
 :mod:`swarmgym.workers.launch`.  They talk to Redis/Celery through the one app of
 :func:`swarmgym.queue.app.make_app`, so the CLI loads the same broker settings as the workers.  Every
-option has an env var (``SWARMGYM_<COMMAND>_<OPTION>``; the group sets ``auto_envvar_prefix``).
+option is a setting of the typed config (:mod:`swarmgym.cli.options`; docs/config.md).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from rich.progress import (
 from rich.table import Table
 
 from swarmgym.cli import Group, config_from, status_view
-from swarmgym.config import load_config
+from swarmgym.cli.options import setting
 from swarmgym.core.errors import QueueError, UsageError
 from swarmgym.core.hosts import host_name
 from swarmgym.core.names import check_name
@@ -66,7 +66,7 @@ def _redis(cfg: Config) -> redis.Redis:
         r.ping()
     except redis.RedisError as e:
         raise QueueError(f"broker {mask_url(cfg.queue.broker_url)}: unreachable ({type(e).__name__}); "
-                         "is Redis running? (SWARMGYM_BROKER_URL)") from None
+                         "is Redis running? (SWARMGYM_QUEUE_BROKER_URL)") from None
     return r
 
 
@@ -151,16 +151,14 @@ def check_keys(cfg: Config, coordinator: bool) -> None:
 
 
 @click.command("enqueue")
-@click.option("--tier", type=click.Choice(list(TIERS)), default="smoke", show_default=True,
-              help="smoke 1x1, light 3x1, medium 3x5, high 3x10, extreme 3x10 [env SWARMGYM_ENQUEUE_TIER]")
-@click.option("--variant", default="mlx", show_default=True, help="build under test; jobs go to queue variant.<v> [env SWARMGYM_ENQUEUE_VARIANT]")
-@click.option("--pin-host", default=None, help="run every job on this host (queue host.<name>) [env SWARMGYM_ENQUEUE_PIN_HOST]")
-@click.option("--swarm", default=None, help="adapter on the hosts: goose | sim | command (default: config) [env SWARMGYM_ENQUEUE_SWARM]")
-@click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_ENQUEUE_SUITE]")
-@click.option("--campaign-id", default=None, help="explicit id; an id already enqueued does nothing [env SWARMGYM_ENQUEUE_CAMPAIGN_ID]")
-@click.option("--wait", is_flag=True, default=False, help="show progress until the campaign is finalized [env SWARMGYM_ENQUEUE_WAIT]")
-@click.option("--require-workers", is_flag=True, default=False,
-              help="refuse (exit 2) when no host serving the variant is online [env SWARMGYM_ENQUEUE_REQUIRE_WORKERS]")
+@setting("campaign.tier", "--tier", type=click.Choice(list(TIERS)))
+@setting("campaign.variant", "--variant")
+@setting("enqueue.pin_host", "--pin-host")
+@setting("swarm.adapter", "--swarm")
+@setting("suite", "--suite")
+@setting("enqueue.campaign_id", "--campaign-id")
+@setting("fleet.wait", "--wait", is_flag=True)
+@setting("enqueue.require_workers", "--require-workers", is_flag=True)
 @click.pass_context
 def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, swarm: str | None, suite: str | None,
             campaign_id: str | None, wait: bool, require_workers: bool) -> None:
@@ -197,11 +195,10 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
 
 @click.command("status")
 @click.argument("campaign_id", required=False)
-@click.option("--watch", is_flag=True, default=False, help="live progress until finalized [env SWARMGYM_STATUS_WATCH]")
-@click.option("--jobs/--no-jobs", default=True, help="table of the last changes [env SWARMGYM_STATUS_JOBS]")
-@click.option("--all", "all_rows", is_flag=True, default=False,
-              help="every job of the campaign (read page by page; linear in the campaign) [env SWARMGYM_STATUS_ALL]")
-@click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_STATUS_JSON]")
+@setting("status.watch", "--watch", is_flag=True)
+@setting("status.jobs", "--jobs/--no-jobs")
+@setting("status.all", "--all", "all_rows", is_flag=True)
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool, all_rows: bool,
            as_json: bool) -> None:
@@ -249,7 +246,7 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
 
 @click.command("resume")
 @click.argument("campaign_id")
-@click.option("--wait", is_flag=True, default=False, help="show progress until finalized [env SWARMGYM_RESUME_WAIT]")
+@setting("fleet.wait", "--wait", is_flag=True)
 @click.pass_context
 def resume(ctx: click.Context, campaign_id: str, wait: bool) -> None:
     """Re-send every job of CAMPAIGN_ID that has no ledger record (works after a Redis flush)."""
@@ -278,8 +275,8 @@ def cancel(ctx: click.Context, campaign_id: str) -> None:
 
 
 @click.command("workers")
-@click.option("--timeout", type=float, default=1.5, show_default=True, help="seconds to wait for replies [env SWARMGYM_WORKERS_TIMEOUT]")
-@click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_WORKERS_JSON]")
+@setting("workers.timeout", "--timeout", type=float)
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
     """Hosts: online, dead (silent past queue.dead_host_secs) or unresponsive; queues, current job."""
@@ -298,20 +295,14 @@ def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
 
 
 @click.command("worker")
-@click.option("--variant", default=None, help="build this host serves (queue variant.<v>) [env SWARMGYM_WORKER_VARIANT]")
-@click.option("--host", default=None, help="host name (queue host.<name>; default: this machine) [env SWARMGYM_WORKER_HOST]")
-@click.option("--concurrency", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="jobs at once (1 per host: a swarm uses the whole machine) [env SWARMGYM_WORKER_CONCURRENCY]")
-@click.option("--home", type=click.Path(file_okay=False), default=None,
-              help="this worker's home (ledger/, runs/, apps/, config.yaml) [env SWARMGYM_WORKER_HOME]")
-@click.option("--coordinator", is_flag=True, default=False, help="run the coordinator (queue coordinator; the only ledger writer) [env SWARMGYM_WORKER_COORDINATOR]")
-@click.option("--loglevel", default="INFO", show_default=True, help="celery log level [env SWARMGYM_WORKER_LOGLEVEL]")
-@click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
-              help="box for the swarm and the checks (default: config sandbox.backend, auto) "
-                   "[env SWARMGYM_SANDBOX_BACKEND]")
-@click.option("--pool", type=click.Choice(["prefork", "solo", "threads"]), default=None,
-              help="celery pool (default: prefork for hosts, a batching thread pool for the coordinator; solo "
-                   "keeps a host to one light process, without Celery's time limits) [env SWARMGYM_WORKER_POOL]")
+@setting("worker.variant", "--variant")
+@setting("worker.host", "--host")
+@setting("worker.concurrency", "--concurrency", type=click.IntRange(1, 64))
+@setting("home", "--home", type=click.Path(file_okay=False))
+@setting("worker.coordinator", "--coordinator", is_flag=True)
+@setting("worker.loglevel", "--loglevel")
+@setting("sandbox.backend", "--isolation", type=click.Choice(ISOLATION_CHOICES))
+@setting("worker.pool", "--pool", type=click.Choice(["prefork", "solo", "threads"]))
 @click.pass_context
 def worker(ctx: click.Context, variant: str | None, host: str | None, concurrency: int, home: str | None,
            coordinator: bool, loglevel: str, isolation: str | None, pool: str | None) -> None:
@@ -319,12 +310,9 @@ def worker(ctx: click.Context, variant: str | None, host: str | None, concurrenc
     from swarmgym.workers.launch import coordinator_worker, host_worker, worker_argv, worker_env
     from swarmgym.workers.profiles import resolve_profile
 
-    if home:
-        if not Path(home).is_dir():
-            raise UsageError(f"--home {home}: no such folder (create it first)")
-        cfg = load_config(home)
-    else:
-        cfg = config_from(ctx)
+    if home and not Path(home).is_dir():
+        raise UsageError(f"--home {home}: no such folder (create it first)")
+    cfg = config_from(ctx)
     host = check_name("host", host or host_name())
     check_keys(cfg, coordinator)
     if isolation and isolation != "auto":
@@ -352,7 +340,7 @@ def schedule() -> None:
 
 
 @schedule.command("list")
-@click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_SCHEDULE_LIST_JSON]")
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def schedule_list(ctx: click.Context, as_json: bool) -> None:
     """Configured schedules with their next run."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
 from swarmgym.core.names import check_name
 from swarmgym.trust import hostkeys
 
@@ -27,8 +28,7 @@ def register(cli: click.Group) -> None:
 
     @key.command("new")
     @click.argument("name")
-    @click.option("--force", is_flag=True, default=False,
-                  help="replace an existing key (the coordinator must then trust the new one) [env SWARMGYM_HOSTS_KEY_NEW_FORCE]")
+    @setting("hosts.force", "--force", is_flag=True)
     @click.pass_context
     def new(ctx: click.Context, name: str, force: bool) -> None:
         """On a host: write a fresh key for host NAME to queue.host_key_file (mode 0600)."""
@@ -55,7 +55,7 @@ def register(cli: click.Group) -> None:
         click.echo(f"{'trusted' if was_new else 'replaced the key of'} {name} ({hostkeys.fingerprint(k)}) in {ring}")
 
     @key.command("list")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_HOSTS_KEY_LIST_JSON]")
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def list_(ctx: click.Context, as_json: bool) -> None:
         """On the coordinator: the trusted hosts and their key fingerprints (never the keys)."""

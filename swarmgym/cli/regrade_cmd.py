@@ -6,15 +6,15 @@ import json
 import click
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
 from swarmgym.suitekit.suite import load_suite
 from swarmgym.trust.textsafe import shown
 
 
 @click.command("regrade")
 @click.argument("campaign_id")
-@click.option("--suite", "suite_name", default=None, envvar="SWARMGYM_REGRADE_SUITE",
-              help="Suite to re-grade under (name or folder) [default: config `suite`].")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per job instead of a table.")
+@setting("suite", "--suite", "suite_name")
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def regrade_cmd(ctx: click.Context, campaign_id: str, suite_name: str | None, as_json: bool) -> None:
     """Run SUITE's checks on the workspaces CAMPAIGN_ID left and append re-grade records.

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
 from swarmgym.ledger import Ledger
 from swarmgym.trust.textsafe import shown
 
@@ -60,16 +61,16 @@ def register(cli: click.Group) -> None:
             click.echo(str(path))
 
     @cli.command("report")
-    @click.option("-n", "n", type=click.IntRange(min=1), default=30, show_default=True, help="How many sessions.")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print the records as JSON [env SWARMGYM_REPORT_JSON]")
-    @click.option("--compare", nargs=2, default=None, metavar="ARM ARM",
-                  help="Write runs/COMPARE.html: BENCHMARK.html's pictures for these two arms only "
-                       "(an arm as bench-report names it, e.g. gguf or 'gguf [GOOSE_SWARM_REVIEW=1]').")
-    @click.option("--open/--no-open", "open_", default=False, help="With --compare: open the page in a browser.")
+    @setting("report.n", "-n", "n", type=click.IntRange(min=1))
+    @setting("output.json", "--json", "as_json", is_flag=True)
+    @setting("report.compare", "--compare", nargs=2, metavar="ARM ARM")
+    @setting("report.open", "--open/--no-open", "open_")
     @click.pass_context
     def report(ctx: click.Context, n: int, as_json: bool, compare: tuple[str, str] | None, open_: bool) -> None:
         """Print the last N sessions from the ledger, or write the comparison page of two arms."""
         if compare:
+            if len(compare) != 2:
+                raise click.UsageError(f"--compare: expected two arms, got {len(compare)} (report.compare)")
             _compare(ctx, list(compare), open_)
             return
         ledger = Ledger(config_from(ctx).ledger_dir)

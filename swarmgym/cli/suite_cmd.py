@@ -7,11 +7,10 @@ import click
 from rich.markup import escape
 
 from swarmgym.cli import Group, config_from
+from swarmgym.cli.options import setting
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.scaffold import new_spec
 from swarmgym.suitekit.suite import load_suite, locked_hash, packaged_suites_dir
-
-SUITE_HELP = "Suite name under the suites dir, or a path to a suite folder [default: config `suite`]."
 
 
 def _load(cfg, name: str | None):
@@ -24,7 +23,7 @@ def suite_group() -> None:
 
 
 @suite_group.command("hash")
-@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
+@setting("suite", "--suite", "suite_name")
 @click.pass_context
 def hash_cmd(ctx: click.Context, suite_name: str | None) -> None:
     """Print the suite's content hash (prompts + checks) and compare it with suite.lock."""
@@ -120,16 +119,13 @@ def _json(result) -> str:
 
 
 @suite_group.command("verify")
-@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
-@click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Seconds per check [default: config checks.timeout].")
-@click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
-@click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
-@click.option("--mutant", "mutants", multiple=True,
-              help="Only these mutants (repeatable): a quick partial run; suite-level rules are not judged.")
-@click.option("--exhaustive", is_flag=True, envvar="SWARMGYM_SUITE_VERIFY_EXHAUSTIVE",
-              help="Run every check on every mutant (default: only the checks that decide each mutant's verdict).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a table.")
+@setting("suite", "--suite", "suite_name")
+@setting("checks.timeout", "--check-timeout", type=click.FloatRange(min=0, min_open=True))
+@setting("suitekit.workers", "--workers", type=click.IntRange(1, 8))
+@setting("suitekit.specs", "--spec", "specs", multiple=True)
+@setting("suitekit.mutants", "--mutant", "mutants", multiple=True)
+@setting("suitekit.exhaustive", "--exhaustive", is_flag=True)
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mutants, exhaustive, as_json) -> None:
     """Run every reference (must pass all checks) and mutant (must be killed); report kills per requirement.
@@ -155,13 +151,11 @@ def verify_cmd(ctx: click.Context, suite_name, check_timeout, workers, specs, mu
 
 
 @suite_group.command("freeze")
-@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
-@click.option("--check-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Seconds per check [default: config checks.timeout].")
-@click.option("--workers", type=click.IntRange(1, 8), default=3, show_default=True, help="Apps verified in parallel.")
-@click.option("--exhaustive", is_flag=True, envvar="SWARMGYM_SUITE_FREEZE_EXHAUSTIVE",
-              help="Run every check on every mutant (default: only the checks that decide each mutant's verdict).")
-@click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON instead of a table.")
+@setting("suite", "--suite", "suite_name")
+@setting("checks.timeout", "--check-timeout", type=click.FloatRange(min=0, min_open=True))
+@setting("suitekit.workers", "--workers", type=click.IntRange(1, 8))
+@setting("suitekit.exhaustive", "--exhaustive", is_flag=True)
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, exhaustive, as_json) -> None:
     """Freeze a whole suite: write suite.lock once coverage has no hole and verify is clean.
@@ -195,9 +189,8 @@ def freeze_cmd(ctx: click.Context, suite_name, check_timeout, workers, exhaustiv
 
 @suite_group.command("new")
 @click.argument("name")
-@click.option("--suite", "suite_name", default=None, help="The suite to add the spec to (created if missing) "
-              "[default: config `suite`].")
-@click.option("--slug", default=None, envvar="SWARMGYM_SUITE_SLUG", help="The app's package name [default: NAME].")
+@setting("suite", "--suite", "suite_name")
+@setting("suitekit.slug", "--slug")
 @click.pass_context
 def new_cmd(ctx: click.Context, name: str, suite_name: str | None, slug: str | None) -> None:
     """Scaffold spec NAME: prompts, requirements with edge classes, checks, a reference app, mutants and a
@@ -214,9 +207,9 @@ def new_cmd(ctx: click.Context, name: str, suite_name: str | None, slug: str | N
 
 
 @suite_group.command("coverage")
-@click.option("--suite", "suite_name", default=None, help=SUITE_HELP)
-@click.option("--spec", "specs", multiple=True, help="Only these spec ids or app slugs (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print the matrix as JSON instead of a table.")
+@setting("suite", "--suite", "suite_name")
+@setting("suitekit.specs", "--spec", "specs", multiple=True)
+@setting("output.json", "--json", "as_json", is_flag=True)
 @click.pass_context
 def coverage_cmd(ctx: click.Context, suite_name, specs, as_json) -> None:
     """Print requirement × checks × mutants, and requirement × edge class × rows × mutants.

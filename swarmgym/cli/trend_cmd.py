@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
 from swarmgym.ledger import Ledger
 from swarmgym.trend.baseline import load_pins, pinned_night, save_pins
 
@@ -50,13 +51,10 @@ def _table(a, with_specs: bool) -> Table:
 
 def register(cli: click.Group) -> None:
     @cli.command("trend")
-    @click.option("--arm", default=None, help="only this arm, as bench-report names it, e.g. 'mlx (sim)' "
-                                              "[env SWARMGYM_TREND_ARM]")
-    @click.option("--since", default=None, help="only campaigns started since: a span (30d, 12h, 2w) or a date "
-                                                "(2026-11-01) [env SWARMGYM_TREND_SINCE]")
-    @click.option("--spec", "with_specs", is_flag=True, default=False,
-                  help="a column per spec as well [env SWARMGYM_TREND_SPEC]")
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print one JSON document [env SWARMGYM_TREND_JSON]")
+    @setting("trend.arm", "--arm")
+    @setting("trend.since", "--since")
+    @setting("trend.spec", "--spec", "with_specs", is_flag=True)
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def trend_cmd(ctx, arm, since, with_specs, as_json):
         """Pass rate of each campaign, per arm, in time order: build, suite hash, Wilson interval, change."""
@@ -103,7 +101,7 @@ def register(cli: click.Group) -> None:
 
     @baseline.command("show")
     @click.argument("arm", required=False)
-    @click.option("--json", "as_json", is_flag=True, default=False, help="print JSON [env SWARMGYM_BASELINE_SHOW_JSON]")
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def baseline_show(ctx, arm, as_json):
         """The pinned baselines (or ARM's); an arm without a pin uses its series' campaigns since the last change."""

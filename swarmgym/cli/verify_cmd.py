@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from swarmgym.cli import config_from
+from swarmgym.cli.options import setting
+from swarmgym.core.errors import UsageError
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
 from swarmgym.trust.textsafe import shown
 
@@ -18,18 +20,18 @@ COLOR = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta"
 def register(cli: click.Group) -> None:
     @cli.command("verify")
     @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
-    @click.option("--suite", default=None, help="suite name or folder (default: config suite) [env SWARMGYM_VERIFY_SUITE]")
-    @click.option("--spec", required=True, help="spec id or app slug, e.g. compute or rdcalc [env SWARMGYM_VERIFY_SPEC]")
-    @click.option("--hard", is_flag=True, help="also grade the hard (extreme-tier) checks [env SWARMGYM_VERIFY_HARD]")
-    @click.option("--json", "as_json", is_flag=True, envvar="SWARMGYM_VERIFY_JSON",
-                  help="print one JSON object instead of tables [env SWARMGYM_VERIFY_JSON]")
-    @click.option("--check-timeout", type=float, default=None, help="seconds per check [env SWARMGYM_CHECK_TIMEOUT]")
-    @click.option("--isolation", type=click.Choice(ISOLATION_CHOICES), default=None,
-                  help="box for the swarm and the checks (default: config sandbox.backend, auto) "
-                       "[env SWARMGYM_SANDBOX_BACKEND]")
+    @setting("suite", "--suite")
+    @setting("verify.spec", "--spec")
+    @setting("verify.hard", "--hard", is_flag=True)
+    @setting("output.json", "--json", "as_json", is_flag=True)
+    @setting("checks.timeout", "--check-timeout", type=float)
+    @setting("sandbox.backend", "--isolation", type=click.Choice(ISOLATION_CHOICES))
     @click.pass_context
     def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout, isolation):
         """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error."""
+        if not spec:
+            raise UsageError("--spec: expected the spec id or app slug to grade against, e.g. compute or rdcalc "
+                             "(or SWARMGYM_VERIFY_SPEC)")
         from swarmgym.grading.workspace import grade_workspace  # the check box's sandbox needs psutil
 
         cfg = config_from(ctx, **{"checks.timeout": check_timeout, "sandbox.backend": isolation})

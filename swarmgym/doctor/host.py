@@ -76,7 +76,7 @@ def _nearest_existing(path: Path) -> Path:
 def ledger(p: Probe) -> Finding:
     """The ledger folder takes a new file (a probe, removed at once); its sessions.jsonl opens for append."""
     where = p.cfg.ledger_dir
-    fix = (f"make {where} writable by this user (chown/chmod), or point --root / SWARMGYM_HOME at a "
+    fix = (f"make {where} writable by this user (chown/chmod), or point --home / SWARMGYM_HOME at a "
            "folder you own")
     if where.exists() and not where.is_dir():
         return Finding("ledger", "fail", f"{where} is not a folder", f"move the file {where} out of the way; {fix}")

@@ -21,7 +21,7 @@ ENV["SWARMGYM_SWARM_TIMEOUT"] = "90"  # a drawn hang fault must not stall the su
 
 
 def swarmgym(home, *args, env=None, **kw):
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], capture_output=True,
                           text=True, env={**ENV, **(env or {})}, timeout=600, **kw)
 
 
@@ -90,7 +90,7 @@ def test_records_carry_the_swarm_flags_in_effect(tmp_path):
 
 @pytest.mark.slow  # full bench-v2 jobs
 def test_sigkill_mid_campaign_keeps_finished_runs_once_and_resume_finishes(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "light",
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "bench", "--tier", "light",
                              "--suite", "bench-v2"],
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.time() + 120
@@ -160,7 +160,7 @@ def _swarms_under(root):
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killing_bench_mid_swarm_leaves_no_swarm_running(tmp_path, sig):
     env = {**ENV, "SWARMGYM_SIM_FORCE": "hang", "SWARMGYM_SWARM_TIMEOUT": "300"}
-    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "bench", "--tier", "smoke"],
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "bench", "--tier", "smoke"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     while time.time() < deadline and not _swarms_under(tmp_path / "apps"):

@@ -19,7 +19,7 @@ COMMAND = 'case "$0" in *touch-b*) ;; *) echo ok > out.txt;; esac'
 
 
 def bench(home, *args):
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "bench", *args],
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "bench", *args],
                           capture_output=True, text=True, timeout=300, env=ENV)
 
 
@@ -49,7 +49,7 @@ def test_rows_line_up_under_a_header_with_the_app_and_overall_and_functional_apa
 
 
 def _start(home, *args):
-    return subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(home), "bench", *args], env=ENV,
+    return subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(home), "bench", *args], env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

@@ -33,13 +33,13 @@ def ready(tmp_path, redis_server):
     (home / "config.yaml").write_text(yaml.safe_dump({"queue": {"broker_url": url()}}))
     env = {**ENV, "HOME": str(user), "XDG_CONFIG_HOME": str(user / ".config")}
     for args in (["hosts", "key", "new", "h1"], ["hosts", "key", "add", "h1", str(user / ".config/swarmgym/host.key")]):
-        subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], env=env, check=True,
+        subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], env=env, check=True,
                        capture_output=True)
     return home, env
 
 
 def doctor(home, env, *args, prefix=()):
-    return subprocess.run([*prefix, sys.executable, "-m", "swarmgym", "--root", str(home), "doctor", *args],
+    return subprocess.run([*prefix, sys.executable, "-m", "swarmgym", "--home", str(home), "doctor", *args],
                           env={**env, "COLUMNS": "160"}, capture_output=True, text=True, timeout=120)
 
 

@@ -15,7 +15,7 @@ def run(tmp_path, *args, **env):
     home, user = tmp_path / "home", tmp_path / "user"
     home.mkdir(exist_ok=True)
     user.mkdir(exist_ok=True)
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], capture_output=True,
                           text=True, timeout=120, env={**ENV, "HOME": str(user), "XDG_CONFIG_HOME": "", **env})
 
 

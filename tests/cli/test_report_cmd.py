@@ -21,7 +21,7 @@ def fill(home, variant: str, suite_hash: str, outcomes: list[bool], **kw) -> Non
 
 
 def run(home, *args):
-    return CliRunner().invoke(cli, ["--root", str(home), *args])
+    return CliRunner().invoke(cli, ["--home", str(home), *args])
 
 
 def test_bench_report_writes_benchmark_md_and_prints_the_head_to_head(tmp_path):

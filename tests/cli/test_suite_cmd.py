@@ -18,7 +18,7 @@ from swarmgym.suitekit.suite import load_suite
 def swarmgym(*args: str, home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
     env["COLUMNS"] = "200"
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args],
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args],
                           check=False, capture_output=True, text=True, env=env, timeout=timeout)
 
 

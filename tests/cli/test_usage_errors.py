@@ -11,7 +11,7 @@ ENV = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
 
 
 def swarmgym(home, *args):
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], capture_output=True,
                           text=True, timeout=60, env=ENV)
 
 

@@ -29,13 +29,13 @@ def test_a_workspace_is_graded_on_its_specs_checks_exit_0_when_functional_and_1_
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "out.txt").write_text("ok\n")
-    r = run("--root", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "touch", "--json", str(ws))
+    r = run("--home", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "touch", "--json", str(ws))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["overall"] == "pass" and out["functional"] is True
     assert [c["name"] for c in out["dimensions"]["checks"]["checks"]] == ["out_exists"]
     (ws / "out.txt").unlink()
-    r = run("--root", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "touch", "--json", str(ws))
+    r = run("--home", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "touch", "--json", str(ws))
     assert r.returncode == 1, r.stderr
     out = json.loads(r.stdout)
     assert out["functional"] is False and out["dimensions"]["checks"]["status"] == "fail"
@@ -44,7 +44,7 @@ def test_a_workspace_is_graded_on_its_specs_checks_exit_0_when_functional_and_1_
 @pytest.mark.slow  # grades a workspace on every check of a bench-v1 spec
 def test_reference_workspace_is_functional_json_and_exit_0(tmp_path, suite):
     ws = materialize(suite, suite.spec("rdcalc"), tmp_path / "ws")
-    r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "rdcalc", "--json", str(ws))
+    r = run("--home", str(tmp_path), "verify", "--suite", suite.name, "--spec", "rdcalc", "--json", str(ws))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["overall"] == "pass" and out["functional"] is True
@@ -60,7 +60,7 @@ def test_stub_mutant_fails_with_not_implemented_named_at_file_and_line(tmp_path,
     spec = suite.spec("txn")
     stub = next(m for m in suite.mutants(spec) if m.failure == "stub")
     ws = materialize(suite, spec, tmp_path / "ws", stub)
-    r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "txn", "--json", str(ws))
+    r = run("--home", str(tmp_path), "verify", "--suite", suite.name, "--spec", "txn", "--json", str(ws))
     assert r.returncode == 1
     out = json.loads(r.stdout)
     assert out["functional"] is False and out["overall"] == "fail"
@@ -78,7 +78,7 @@ def test_workspace_with_swarm_evidence_gains_swarm_and_cluster_dimensions(tmp_pa
            "GOOSE_PATH_ROOT": str(tmp_path / "goose")}
     subprocess.run(["swarmgym-sim", "swarm", "run", prompt, "--output-format", "json"], cwd=ws, env=env,
                    capture_output=True, timeout=120, check=True)
-    r = run("--root", str(tmp_path), "verify", "--spec", "compute", "--json", str(ws))
+    r = run("--home", str(tmp_path), "verify", "--spec", "compute", "--json", str(ws))
     out = json.loads(r.stdout)
     assert r.returncode == 0 and out["dimensions"]["cluster"]["status"] in ("pass", "partial")
     assert out["dimensions"]["cluster"]["per_device"]
@@ -87,11 +87,11 @@ def test_workspace_with_swarm_evidence_gains_swarm_and_cluster_dimensions(tmp_pa
 @pytest.mark.slow  # grades a workspace on every check of a bench-v1 spec
 def test_human_output_is_a_table_with_the_verdict(tmp_path, suite):
     ws = materialize(suite, suite.spec("crud"), tmp_path / "ws")
-    r = run("--root", str(tmp_path), "verify", "--suite", suite.name, "--spec", "crud", str(ws))
+    r = run("--home", str(tmp_path), "verify", "--suite", suite.name, "--spec", "crud", str(ws))
     assert r.returncode == 0 and "total_value" in r.stdout and "overall pass" in r.stdout
 
 
 def test_unknown_spec_is_one_line_usage_error(tmp_path):
-    r = run("--root", str(tmp_path), "verify", "--spec", "nosuch", str(tmp_path))
+    r = run("--home", str(tmp_path), "verify", "--spec", "nosuch", str(tmp_path))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "nosuch" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -20,7 +20,7 @@ ENV.update({"SWARMGYM_SIM_TIME_SCALE": "0.005", "SWARMGYM_SWARM_TIMEOUT": "90", 
 
 
 def swarmgym(home, *args, env=None):
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], check=False,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], check=False,
                           capture_output=True, text=True, env={**ENV, **(env or {})}, timeout=900)
 
 

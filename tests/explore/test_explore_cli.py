@@ -15,7 +15,7 @@ from .explore_helpers import opener, sim_pool
 def swarmgym(home, *args, timeout=240):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "ANTHROPIC_"))}
     env["COLUMNS"] = "200"
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], env=env,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 

@@ -76,11 +76,11 @@ def test_regrade_of_an_unknown_campaign_is_a_usage_error(campaign):
 def test_regrade_cli_prints_one_json_line_per_job(campaign):
     cfg, _ = campaign
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
-    res = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(cfg.home), "regrade", "--suite", "bench-v2",
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(cfg.home), "regrade", "--suite", "bench-v2",
                           "--json", "camp1"], check=False, capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0, res.stderr
     rows = [json.loads(line) for line in res.stdout.splitlines()]
     assert [r["status"] for r in rows] == ["written", "written", "skipped"]
-    bad = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(cfg.home), "regrade", "nope"],
+    bad = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(cfg.home), "regrade", "nope"],
                          check=False, capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

@@ -240,18 +240,18 @@ def test_ledger_cli_rebuild_and_show(tmp_path):
     for i in range(3):
         lg.record(rec(i))
     runner = CliRunner()
-    res = runner.invoke(cli, ["--root", str(tmp_path), "ledger", "rebuild"])
+    res = runner.invoke(cli, ["--home", str(tmp_path), "ledger", "rebuild"])
     assert res.exit_code == 0 and "3 records" in res.output
-    res = runner.invoke(cli, ["--root", str(tmp_path), "ledger", "show", "sess-2"])
+    res = runner.invoke(cli, ["--home", str(tmp_path), "ledger", "show", "sess-2"])
     assert res.exit_code == 0 and json.loads(res.output)["job_id"] == "c1:0002"
-    res = runner.invoke(cli, ["--root", str(tmp_path), "ledger", "show", "c1:0001"])
+    res = runner.invoke(cli, ["--home", str(tmp_path), "ledger", "show", "c1:0001"])
     assert json.loads(res.output)["session_id"] == "sess-1"
-    res = runner.invoke(cli, ["--root", str(tmp_path), "ledger", "show", "nope"])
+    res = runner.invoke(cli, ["--home", str(tmp_path), "ledger", "show", "nope"])
     assert res.exit_code == 2 and "no ledger record" in res.output and "Traceback" not in res.output
 
 
 def test_the_installed_cli_exits_2_without_traceback_for_an_unknown_record(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "ledger", "show", "x"],
+    proc = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "ledger", "show", "x"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "JOB_OR_SESSION 'x'" in proc.stderr

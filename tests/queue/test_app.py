@@ -79,9 +79,9 @@ def test_a_bad_variant_name_is_a_usage_error():
 
 def test_cli_never_prints_the_broker_password(tmp_path):
     (tmp_path / "config.yaml").write_text("queue:\n  broker_url: redis://:hunter2@127.0.0.1:1/0\n")
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "status", "nope"],
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "status", "nope"],
                        capture_output=True, text=True, timeout=60)
-    p2 = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "enqueue"],
+    p2 = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "enqueue"],
                         capture_output=True, text=True, timeout=60)
     assert p2.returncode == 1 and "unreachable" in p2.stderr and "***" in p2.stderr
     assert "hunter2" not in p.stdout + p.stderr + p2.stdout + p2.stderr
@@ -102,7 +102,7 @@ def _banner(home, env) -> str:
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(home), "worker", "--variant", "mlx",
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(home), "worker", "--variant", "mlx",
                              "--host", "banner", "--pool", "solo"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env={**os.environ, **env})
     out, deadline = [], time.monotonic() + 90

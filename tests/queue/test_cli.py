@@ -16,7 +16,7 @@ pytestmark = pytest.mark.redis
 def run(home, *args, env=None):
     import os
 
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], capture_output=True,
                           text=True, timeout=60, env={**os.environ, **(env or {})})
 
 
@@ -38,13 +38,13 @@ def test_pinned_jobs_go_to_the_host_queue_and_options_read_env_vars(home, rdb):
     from swarmgym.queue import liveness
 
     liveness.register_host(rdb, "studio", {"node": "mlx@studio", "variant": "mlx"})  # what its worker does at start
-    p = run(home, "enqueue", env={"SWARMGYM_ENQUEUE_TIER": "smoke", "SWARMGYM_ENQUEUE_PIN_HOST": "studio"})
+    p = run(home, "enqueue", env={"SWARMGYM_CAMPAIGN_TIER": "smoke", "SWARMGYM_ENQUEUE_PIN_HOST": "studio"})
     assert p.returncode == 0, p.stderr
     assert rdb.llen("host.studio") == 1 and rdb.llen("variant.mlx") == 0
 
 
 @pytest.mark.parametrize("args,needle", [
-    (("enqueue", "--swarm", "gooose"), "--swarm 'gooose': unknown adapter"),
+    (("enqueue", "--swarm", "gooose"), "--swarm: key swarm.adapter: expected one of command, goose, sim, got 'gooose'"),
     (("enqueue", "--variant", "nosuch"), "--variant 'nosuch': no host profile and no host serves it"),
     (("enqueue", "--pin-host", "studio"), "--pin-host 'studio': no such host online"),
     (("enqueue", "--variant", "gguf", "--require-workers"), "no host online serves it"),

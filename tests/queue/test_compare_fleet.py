@@ -30,7 +30,7 @@ def test_compare_over_the_fleet_records_every_run_via_the_coordinator(tmp_path, 
         names = [fleet.coordinator("coord"), fleet.worker("gguf", "gguf-host", concurrency=2)]
         fleet.wait_ready(make_app(load_config(home)), names, timeout=120)
         started = time.time()
-        p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "compare", "gguf",
+        p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "compare", "gguf",
                             "gguf:GOOSE_SWARM_REVIEW=1", "--fleet", "--max-runs", "6", "--json",
                             "--round-timeout", "600"], check=False, capture_output=True, text=True, env=env, timeout=900)
         assert p.returncode == 0, p.stderr

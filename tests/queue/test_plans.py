@@ -25,7 +25,7 @@ def test_a_campaign_enqueued_from_another_home_is_run_and_finalized_by_the_coord
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a", home=host_home)]
     fleet.wait_ready(app_for(home), names)
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(laptop), "enqueue", "--tier", "smoke"],
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(laptop), "enqueue", "--tier", "smoke"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     cid = p.stdout.split()[0]
@@ -36,6 +36,6 @@ def test_a_campaign_enqueued_from_another_home_is_run_and_finalized_by_the_coord
 
 
 def test_a_plan_found_nowhere_is_one_line_naming_both_places(home, rdb):
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "resume", "nowhere"],
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "resume", "nowhere"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "nor in Redis" in p.stderr and len(p.stderr.strip().splitlines()) == 1

@@ -51,10 +51,10 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
 
 def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factory):
     tiny_jobs_home(home, specs=3)  # light: 3 tiny jobs
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "enqueue", "--tier", "light",
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "enqueue", "--tier", "light",
                         "--variant", "mlx"], capture_output=True, text=True, timeout=60)
     cid = p.stdout.split()[0]
-    c = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "cancel", cid],
+    c = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "cancel", cid],
                        capture_output=True, text=True, timeout=60)
     assert c.returncode == 0 and "cancelled" in c.stdout
     cfg = load_config(home)
@@ -66,6 +66,6 @@ def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factor
     wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.5, "the queue to drain")
     time.sleep(1)
     assert Ledger(home / "ledger").job_ids(cid) == []
-    st = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "status", cid],
+    st = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "status", cid],
                         capture_output=True, text=True, timeout=60)
     assert "cancelled" in st.stdout and "0/3 recorded" in st.stdout

@@ -70,7 +70,7 @@ def test_bad_cron_or_zone_is_a_config_error_naming_the_schedule(tmp_path, cron, 
 def test_schedule_list_shows_the_next_run(tmp_path):
     cfg_with(tmp_path, [{"name": "nightly", "cron": "0 2 * * *", "tier": "high", "variant": "mlx",
                          "timezone": "Europe/Paris"}])
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "schedule", "list"],
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "schedule", "list"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert "nightly" in p.stdout and "02:00" in p.stdout and "Europe/Paris" in p.stdout
@@ -151,8 +151,8 @@ def test_the_example_env_keeps_the_simulator_as_the_guide_says():
 
     repo = Path(__file__).resolve().parents[2]
     env = (repo / "deploy" / "env.example").read_text()
-    assert "\nSWARMGYM_SWARM=sim\n" in env and "\nSWARMGYM_SWARM=goose" not in env
-    assert "keep SWARMGYM_SWARM=sim" in (repo / "docs" / "fleet.md").read_text()
+    assert "\nSWARMGYM_SWARM_ADAPTER=sim\n" in env and "\nSWARMGYM_SWARM_ADAPTER=goose" not in env
+    assert "keep SWARMGYM_SWARM_ADAPTER=sim" in (repo / "docs" / "fleet.md").read_text()
     assert "SWARMGYM_QUEUE_DEAD_HOST_SECS" in env
 
 
@@ -161,7 +161,7 @@ def test_schedule_list_json_gives_the_next_run_as_data(tmp_path):
 
     cfg_with(tmp_path, [{"name": "nightly", "cron": "0 2 * * *", "tier": "high", "variant": "mlx",
                          "timezone": "Europe/Paris"}])
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "schedule", "list", "--json"],
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "schedule", "list", "--json"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     (row,) = json.loads(p.stdout)

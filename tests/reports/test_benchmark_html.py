@@ -64,7 +64,7 @@ def test_concurrent_jobs_on_one_host_do_not_hide_each_other(cfg, add_runs):
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess:
     exe = Path(sys.executable).parent / "swarmgym"
-    return subprocess.run([str(exe), "--root", str(home), *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([str(exe), "--home", str(home), *args], capture_output=True, text=True, timeout=120)
 
 
 def test_report_compare_writes_the_page_for_exactly_two_arms(cfg, add_runs):

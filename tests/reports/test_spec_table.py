@@ -22,7 +22,7 @@ LONG = {"GOOSE_SWARM_REVIEW": "1", "GOOSE_SWARM_SMOKE": "1"}  # an arm whose lab
 
 
 def bench_report(cfg) -> str:
-    r = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(cfg.home), "bench-report"],
+    r = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(cfg.home), "bench-report"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     return (cfg.runs_dir / "BENCHMARK.html").read_text()

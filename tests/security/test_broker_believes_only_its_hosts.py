@@ -83,7 +83,7 @@ def test_forged_passing_results_for_every_planned_job_are_refused_and_the_real_o
         app = make_app(cfg)
         h1_key, h2_key = read_key_file(fleet.host_key("h1")), read_key_file(fleet.host_key("h2"))  # both trusted
         fleet.wait_ready(app, [fleet.coordinator()])
-        enq = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "enqueue", "--tier", "light",
+        enq = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "enqueue", "--tier", "light",
                               "--variant", "mlx", "--swarm", "command"], env={**fleet.env}, capture_output=True,
                              text=True, timeout=120)
         assert enq.returncode == 0, enq.stderr

@@ -75,7 +75,7 @@ def hostile_home(tmp_path):
 
 
 def swarmgym_argv(home: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "swarmgym", "--root", str(home), *args]
+    return [sys.executable, "-m", "swarmgym", "--home", str(home), *args]
 
 
 @pytest.mark.slow

@@ -45,7 +45,7 @@ def test_a_swarm_that_prints_hostile_json_still_gets_its_checks_run_and_its_job_
         "suites_dir": str(suites), "suite": "tiny-v1", "sandbox": {"backend": "bwrap"},
         "swarm": {"adapter": "command", "timeout": 120, "command": ["python3", "-c", SWARM, kind]}}))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "ANTHROPIC_"))}
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), "bench", "--tier", "smoke",
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "bench", "--tier", "smoke",
                         "--variant", "mlx", "--swarm", "command"], env=env, capture_output=True, text=True,
                        timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -196,7 +196,7 @@ def test_cli_on_malformed_suite_exits_2_with_one_line_and_no_traceback(case, tmp
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "suite.yaml").write_text(text)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
-    res = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "suite", "hash",
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "suite", "hash",
                           "--suite", str(tmp_path / "bad")], capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 2 and "Traceback" not in res.stderr
     lines = res.stderr.strip().splitlines()

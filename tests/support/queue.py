@@ -115,8 +115,8 @@ def wait_until(pred, timeout: float, interval: float = 0.5, what: str = "conditi
 
 
 def cli(home, *args, check: bool = True, timeout: float = 120) -> subprocess.CompletedProcess:
-    """``swarmgym --root HOME ARGS`` as a user runs it; with ``check`` it must exit 0."""
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+    """``swarmgym --home HOME ARGS`` as a user runs it; with ``check`` it must exit 0."""
+    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], capture_output=True,
                        text=True, timeout=timeout)
     if check:
         assert p.returncode == 0, p.stderr + p.stdout

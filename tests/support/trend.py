@@ -38,7 +38,7 @@ def write_home(home: Path, command: list[str], **extra) -> Path:
 
 
 def swarmgym(home: Path, *args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], capture_output=True,
                           text=True, env={**ENV, **(env or {})}, timeout=timeout)
 
 

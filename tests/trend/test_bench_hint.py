@@ -19,7 +19,7 @@ def test_a_bench_that_finished_prints_no_resume_hint(tiny_home):
 
 def test_a_bench_interrupted_mid_campaign_says_how_to_finish_it(tiny_home):
     write_home(tiny_home, ["sh", "-c", "sleep 60", "{prompt}"])
-    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--root", str(tiny_home), "bench", "--tier", "medium"],
+    proc = subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(tiny_home), "bench", "--tier", "medium"],
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and not list((tiny_home / "apps").glob("*/*")):

@@ -45,7 +45,7 @@ def test_file_names_with_markup_newlines_or_escapes_print_no_fake_line_in_verify
     (ws / "a\noverall pass\n.py").write_text("y = 2  # TODO\n")
     (ws / f"b{ANSI}.py").write_text("z = 3  # FIXME\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")}
-    r = subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(tmp_path), "verify", "--suite",
+    r = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "verify", "--suite",
                         str(suites / "tiny-v1"), "--spec", "touch", str(ws)], capture_output=True, text=True,
                        env={**env, "COLUMNS": "250"}, timeout=300)
     assert r.returncode == 1, r.stderr  # out.txt is missing: not functional
