@@ -45,19 +45,24 @@ def _tip(p: Point) -> str:
             f"{(p.suite_hash or '').removeprefix('sha256:')[:12]} · {rate}{verdict}")
 
 
+def _frame(n: int) -> tuple[Callable[[int], float], Callable[[float], float], list[str]]:
+    """(x of the i-th of ``n`` points spaced evenly, y of a rate, the 0–100 % grid lines) of an over-time chart."""
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+    step = plot_w / max(1, n - 1)
+    x = (lambda i: LEFT + plot_w / 2) if n == 1 else (lambda i: LEFT + i * step)  # noqa: E731
+    y = lambda v: TOP + plot_h * (1 - v)  # noqa: E731
+    body = [f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{W - RIGHT}" y2="{y(v):.1f}" stroke="#eceff1"/>'
+            f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end" fill="#546e7a">'
+            f'{100 * v:.0f}%</text>' for v in (0, 0.25, 0.5, 0.75, 1.0)]
+    return x, y, body
+
+
 def arm_svg(a: ArmTrend) -> Markup:
     pts = [p for p in a.points if p.total.runs][-MAX_POINTS:]
     if not pts:
         return Markup("")
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-    step = plot_w / max(1, len(pts) - 1)
-    x = (lambda i: LEFT + plot_w / 2) if len(pts) == 1 else (lambda i: LEFT + i * step)  # noqa: E731
-    y = lambda v: TOP + plot_h * (1 - v)  # noqa: E731
-    body = []
-    for v in (0, 0.25, 0.5, 0.75, 1.0):
-        body.append(f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{W - RIGHT}" y2="{y(v):.1f}" stroke="#eceff1"/>'
-                    f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end" fill="#546e7a">'
-                    f'{100 * v:.0f}%</text>')
+    x, y, body = _frame(len(pts))
+    plot_h = H - TOP - BOTTOM
     bounds = [p.total.interval for p in pts]
     band = [f"{x(i):.1f},{y(hi):.1f}" for i, (_, hi) in enumerate(bounds)]
     band += [f"{x(i):.1f},{y(lo):.1f}" for i, (lo, _) in reversed(list(enumerate(bounds)))]
@@ -82,13 +87,19 @@ def arm_svg(a: ArmTrend) -> Markup:
             body.append(f'<g class="change-marker" data-verdict="{p.verdict}" data-campaign="{escape(p.campaign_id)}">'
                         f'<title>{escape(p.reason or p.verdict)}</title>'
                         f'<polygon points="{tri}" fill="{MARK[p.verdict]}" stroke="#fff" stroke-width="1"/></g>')
-    first, last = pts[0].started, pts[-1].started
-    body.append(f'<text x="{LEFT}" y="{H - 8}" font-size="10" fill="#546e7a">'
-                f'{time.strftime("%Y-%m-%d", time.gmtime(first))}</text>'
-                f'<text x="{W - RIGHT}" y="{H - 8}" font-size="10" fill="#546e7a" text-anchor="end">'
-                f'{time.strftime("%Y-%m-%d", time.gmtime(last))} · {len(pts)} campaigns</text>')
-    label = f"pass rate over time for {a.arm}"
-    return Markup(f'<svg class="chart trend" data-arm="{escape(a.arm)}" xmlns="http://www.w3.org/2000/svg" '
+    body.append(_ends(time.strftime("%Y-%m-%d", time.gmtime(pts[0].started)),
+                      f'{time.strftime("%Y-%m-%d", time.gmtime(pts[-1].started))} · {len(pts)} campaigns'))
+    return _chart("trend", a.arm, f"pass rate over time for {a.arm}", body)
+
+
+def _ends(left: str, right: str) -> str:
+    """The labels under a chart's first and last point."""
+    return (f'<text x="{LEFT}" y="{H - 8}" font-size="10" fill="#546e7a">{escape(left)}</text>'
+            f'<text x="{W - RIGHT}" y="{H - 8}" font-size="10" fill="#546e7a" text-anchor="end">{escape(right)}</text>')
+
+
+def _chart(cls: str, arm: str, label: str, body: list[str]) -> Markup:
+    return Markup(f'<svg class="chart {cls}" data-arm="{escape(arm)}" xmlns="http://www.w3.org/2000/svg" '
                   f'width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}">'
                   + "".join(body) + "</svg>")
 
@@ -136,15 +147,8 @@ def runs_svg(arm: str, runs: Sequence[LedgerRecord], has_report: Callable[[str],
     runs = [r for r in runs if r.overall != INFRA][-MAX_RUNS:]
     if not runs:
         return Markup("")
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-    step = plot_w / max(1, len(runs) - 1)
-    x = (lambda i: LEFT + plot_w / 2) if len(runs) == 1 else (lambda i: LEFT + i * step)  # noqa: E731
-    y = lambda v: TOP + plot_h * (1 - v)  # noqa: E731
-    body = []
-    for v in (0, 0.25, 0.5, 0.75, 1.0):
-        body.append(f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{W - RIGHT}" y2="{y(v):.1f}" stroke="#eceff1"/>'
-                    f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end" fill="#546e7a">'
-                    f'{100 * v:.0f}%</text>')
+    x, y, body = _frame(len(runs))
+    plot_h = H - TOP - BOTTOM
     rates: list[tuple[float, float, float]] = []
     segments: list[list[int]] = []
     row = 0
@@ -185,15 +189,9 @@ def runs_svg(arm: str, runs: Sequence[LedgerRecord], has_report: Callable[[str],
             inner = f'<a href="{escape(r.session_id)}/report.html">{inner}</a>'
         body.append(f'<g class="run" data-session="{escape(r.session_id)}" data-overall="{escape(r.overall)}" '
                     f'data-functional="{int(r.functional)}">{inner}</g>')
-    first, last = runs[0].ts, runs[-1].ts
-    body.append(f'<text x="{LEFT}" y="{H - 8}" font-size="10" fill="#546e7a">run 1 · '
-                f'{time.strftime("%Y-%m-%d %H:%M", time.gmtime(first))}</text>'
-                f'<text x="{W - RIGHT}" y="{H - 8}" font-size="10" fill="#546e7a" text-anchor="end">run {len(runs)} · '
-                f'{time.strftime("%Y-%m-%d %H:%M", time.gmtime(last))} UTC</text>')
-    label = f"runs of {arm} in the order they finished, with the running pass rate"
-    return Markup(f'<svg class="chart trend-runs" data-arm="{escape(arm)}" xmlns="http://www.w3.org/2000/svg" '
-                  f'width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}">'
-                  + "".join(body) + "</svg>")
+    body.append(_ends(f'run 1 · {time.strftime("%Y-%m-%d %H:%M", time.gmtime(runs[0].ts))}',
+                      f'run {len(runs)} · {time.strftime("%Y-%m-%d %H:%M", time.gmtime(runs[-1].ts))} UTC'))
+    return _chart("trend-runs", arm, f"runs of {arm} in the order they finished, with the running pass rate", body)
 
 
 def section(arms: Sequence[ArmTrend], runs: dict[str, list[LedgerRecord]] | None = None,
