@@ -8,6 +8,7 @@ Secrets are never config keys: they live in the environment or ``.env`` only.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -267,6 +268,7 @@ def env_name(key: str) -> str:
     return "SWARMGYM_" + key.replace(".", "_").upper()
 
 
+@functools.cache
 def keys() -> dict[str, tuple[str, Any]]:
     """Every settable key (``section.name`` or a top-level name) -> (its section or "", its pydantic field)."""
     out: dict[str, tuple[str, Any]] = {}
