@@ -9,7 +9,7 @@ from swarmgym.config import DEPRECATED_ENV, Config, env_name, keys
 
 DOC_HEAD = """# Configuration: every setting, its one env var, the options that set it
 
-Generated from the typed config (`swarmgym/config.py`, `swarmgym/options.py`) and the CLI's options
+Generated from the typed config (`swarmgym/config/__init__.py`, `swarmgym/config/options.py`) and the CLI's options
 (`swarmgym/cli/options.py`) by `python -m swarmgym.cli.configdoc > docs/config.md`; `tests/cli/test_options.py`
 fails when this file is stale or when an option is not a setting.
 

@@ -2,7 +2,7 @@
 
     @setting("checks.timeout", "--check-timeout", type=float)
 
-binds ``--check-timeout`` to the key ``checks.timeout`` (:mod:`swarmgym.config`, :mod:`swarmgym.options`).
+binds ``--check-timeout`` to the key ``checks.timeout`` (:mod:`swarmgym.config`, :mod:`swarmgym.config.options`).
 Its one env var is the key's (``SWARMGYM_CHECKS_TIMEOUT``), its help is the key's description with that env
 var, the key and the default, and when the command runs its value comes from the typed config: the option
 if given, else the env var, ``.env``, ``config.yaml``, the default — so an option, its env var and

@@ -5,7 +5,7 @@ inside a function), except under ``if TYPE_CHECKING:``.  Importing ``a.b.c`` fro
 also counts as importing ``a.b`` itself: Python runs ``a/b/__init__.py`` first.
 
 The layers are the table in section 11 of docs/architecture.md, read here as data: one row per layer, bottom
-first; its ``modules`` column names files (``config.py``, ``sim/cli.py``) and packages (``grading/``) relative to
+first; its ``modules`` column names files (``__main__.py``, ``sim/cli.py``) and packages (``grading/``) relative to
 ``swarmgym/`` (``workers/`` is the repo folder installed as ``swarmgym.workers``).  A module belongs to the
 row of its most specific entry.  A module may import from its own layer and the layers below it: an import of
 a module in a higher layer is an *upward arrow*; a set of modules that import each other (directly or round
@@ -99,7 +99,7 @@ def imports(mods: dict[str, Path] | None = None) -> dict[str, set[str]]:
 class Layer:
     index: int  # 0 = the bottom row
     name: str
-    entries: tuple[str, ...]  # as the table writes them: "config.py", "grading/", "sim/cli.py"
+    entries: tuple[str, ...]  # as the table writes them: "__main__.py", "grading/", "sim/cli.py"
 
 
 def _entry_module(entry: str) -> str:

@@ -3,7 +3,7 @@
 Sources, later wins: built-in defaults < ``<home>/config.yaml`` < ``<home>/.env`` < process env < the
 command's own options.  Every leaf key ``section.key`` has one env var, ``SWARMGYM_SECTION_KEY``
 (:func:`env_name`); older names (:data:`DEPRECATED_ENV`) are still read, with a warning.  The CLI's
-options are settings too (:mod:`swarmgym.options`; docs/config.md lists every key).
+options are settings too (:mod:`swarmgym.config.options`; docs/config.md lists every key).
 Secrets are never config keys: they live in the environment or ``.env`` only.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import Field, ValidationError, field_validator
 
-from swarmgym import options as opts
+from swarmgym.config import options as opts
 from swarmgym.core.errors import ConfigError
 from swarmgym.core.yamlfile import read_yaml
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
@@ -216,7 +216,7 @@ class Config(_Section):
     queue: QueueConfig = Field(default_factory=QueueConfig)
     trend: TrendConfig = Field(default_factory=TrendConfig)
     schedules: list[Schedule] = Field(default_factory=list)
-    # what the CLI's own options set (swarmgym.options): one section per shared idea or command
+    # what the CLI's own options set (swarmgym.config.options): one section per shared idea or command
     campaign: opts.CampaignSettings = Field(default_factory=opts.CampaignSettings)
     output: opts.OutputSettings = Field(default_factory=opts.OutputSettings)
     fleet: opts.FleetSettings = Field(default_factory=opts.FleetSettings)
