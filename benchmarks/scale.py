@@ -13,7 +13,7 @@ Per size, one campaign:
   1. enqueue (plan + messages, through ``dispatch.send_jobs``), timed;
   2. the coordinator is paused (SIGSTOP) while the hosts run every job, so every result waits in
      Redis at once: the worst case "in flight" (peak used_memory sampled every 0.2 s);
-  3. ``status`` (the CLI, a fresh process) and one ``--watch`` tick (``campaign_state``) mid-campaign;
+  3. ``status`` (the CLI, a fresh process) and one ``--watch`` tick (``progress.tick``) mid-campaign;
   4. SIGCONT: the coordinator drains the backlog: its record rate (jobs/min) and record_job p50
      (from its log) measure the sole ledger writer at full load;
   5. after finalize: Redis bytes per job left, keys left, finalize time (from the campaign summary),
@@ -113,11 +113,12 @@ def cli_status(home: Path, cid: str) -> tuple[float, float]:
 
 
 def watch_tick(cfg, r, cid: str) -> tuple[float, float]:
-    from swarmgym.cli.fleet_cmd import campaign_state
+    """One ``--watch`` tick: the counters alone (``status`` adds the coordinator's answer once, at the end)."""
+    from swarmgym.queue.progress import tick
 
-    campaign_state(cfg, r, cid)  # imports and connections warm, as in a running --watch
+    tick(r, cid)  # imports and connections warm, as in a running --watch
     t, c = time.perf_counter(), time.process_time()
-    campaign_state(cfg, r, cid)
+    tick(r, cid)
     return time.perf_counter() - t, time.process_time() - c
 
 

@@ -1,6 +1,6 @@
 """The Celery worker command line that ``swarmgym worker`` runs in its place (``exec``): a variant host
 (``<variant>@<host>`` on ``variant.<v>,host.<host>``) or the coordinator (``coordinator@<host>`` on
-``coordinator``, the only ledger writer)."""
+``coordinator``, the only ledger writer, and ``coordinator.ask``, the CLI's questions)."""
 from __future__ import annotations
 
 import sys
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from swarmgym.core.names import check_name
-from swarmgym.queue.routing import COORDINATOR_QUEUE, worker_name, worker_queues
+from swarmgym.queue.routing import ASK_QUEUE, COORDINATOR_QUEUE, worker_name, worker_queues
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ def coordinator_worker(host: str, *, pool: str | None = None, threads: int = 1) 
     """The coordinator on ``host``: a batching thread pool of ``threads`` by default (concurrent ``record_job``
     tasks share one group-commit ledger writer); any other pool runs one task at a time."""
     pool = pool or "threads"
-    return CeleryWorker(f"coordinator@{check_name('host', host)}", (COORDINATOR_QUEUE,), pool,
+    return CeleryWorker(f"coordinator@{check_name('host', host)}", (COORDINATOR_QUEUE, ASK_QUEUE), pool,
                         threads if pool == "threads" else 1)
 
 

@@ -1,7 +1,8 @@
 """What every swarm adapter shares: run argv as a subprocess and turn it into a RunOutcome.
 
-The report comes from stdout (tolerant parse); if stdout holds no JSON object, the tasks are
-rebuilt from the ``task_completed`` events of this run's newest ``.swarm/run-*.jsonl``.
+The report comes from stdout (tolerant parse); the outcome names this run's newest ``.swarm/run-*.jsonl``,
+which collect reads once (:func:`swarmgym.collect.collect`): if stdout held no report, the tasks are
+rebuilt there from its ``task_completed`` events.
 """
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 from typing import Literal, Mapping, Protocol, Sequence
 
 from swarmgym.adapters.runner import TAIL_CAP, run_process
-from swarmgym.collect.events import newest_log, read_events
-from swarmgym.collect.report import parse_report, report_from_events
+from swarmgym.collect.events import newest_log
+from swarmgym.collect.report import parse_report
 from swarmgym.isolation import resolve, swarm_policy
 from swarmgym.isolation.budget import workspace_breach
 from swarmgym.isolation.sandbox import scrubbed_env
@@ -75,17 +76,7 @@ def execute(adapter: str, argv: list[str], workspace: Path | str, env: dict[str,
         report, report_problems = None, [f"report: stdout unreadable ({type(e).__name__}); no RunReport used"]
     source: Literal["stdout", "events", "none"] = "stdout" if report is not None else "none"
     log_path = newest_log(ws, since=res.started - 1.0) if has_fleet_log else None
-    if report is not None:
-        problems += report_problems
-    elif log_path is not None:
-        rebuilt = report_from_events(read_events(ws, log_path).events)
-        if rebuilt is not None:
-            report, source = rebuilt, "events"
-            problems += report_problems + ["report: rebuilt from task_completed events of " + log_path.name]
-        else:
-            problems += report_problems
-    else:
-        problems += report_problems
+    problems += report_problems
     stdout_tail = res.stdout[-TAIL_CAP:]
     return RunOutcome(adapter=adapter, argv=[_short(a) for a in argv], exit_code=res.exit_code, report=report,
                       report_source=source, stdout_tail=stdout_tail, stderr_tail=res.stderr_tail,

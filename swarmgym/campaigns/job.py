@@ -129,6 +129,12 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
     host = host or host_name()
     sid = session_id or new_session_id(job.app_slug)
     started = time.time()
+    watching: list[Any] = []  # the sampler run_turn made: its samples are the host load, even if the job fails
+
+    def watch():
+        watching.append(sampler())
+        return watching[-1]
+
     doc = SessionDoc(session_id=sid, job_id=job.job_id, campaign_id=job.campaign_id, mode=job.mode, spec=job.spec,
                      app_slug=job.app_slug, variant=job.variant, tier=job.tier, suite=job.suite,
                      suite_hash=job.suite_hash, host=host, started=started,
@@ -153,7 +159,8 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         try:
             evidence, verdict = run_turn(ws, prompt, checks, cfg, adapter=job.swarm, variant=job.variant,
                                          env={**job.flags, **job.env}, seed=job.seed, host=host,
-                                         sampler=sampler, suite_hash=job.suite_hash, suite=job.suite)
+                                         sampler=watch if sampler is not None else None,
+                                         suite_hash=job.suite_hash, suite=job.suite)
         except AdapterError:  # the swarm could not be started
             result.status = JobStatus.INFRA
             raise
@@ -175,6 +182,8 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         result.wall_secs = round(time.time() - started, 3)
         result.provenance = base_provenance(job, cfg, host).model_copy(
             update={"isolation": result.provenance.isolation})
+        if watching:  # the swarm ran (or started): how the host fared meanwhile
+            result.host_load = host_load(list(getattr(watching[-1], "samples", None) or []))
         doc.error = result.error
         doc.overall = "infra" if result.status == "infra" else "error"
         doc.turns.append(Turn(n=1, kind="bench", error=result.error, wall_secs=result.wall_secs))

@@ -18,7 +18,7 @@ from rich.progress import (
 )
 
 from swarmgym.cli import config_from
-from swarmgym.cli.fleet_cmd import _app, _redis
+from swarmgym.cli.broker import celery_app, connect, fleet_source
 from swarmgym.cli.options import setting
 from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
@@ -65,8 +65,8 @@ def register(cli: click.Group) -> None:
         cfg = config_from(ctx)
         swarm = swarm or cfg.swarm.adapter
         if fleet:
-            _redis(cfg)
-            runner = FleetRunner(_app(cfg), timeout=round_timeout)
+            r = connect(cfg)
+            runner = FleetRunner(celery_app(cfg), fleet_source(cfg, r), timeout=round_timeout)
         else:
             from swarmgym.adapters import preflight
 

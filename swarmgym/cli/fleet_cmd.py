@@ -31,6 +31,7 @@ from rich.progress import (
 from rich.table import Table
 
 from swarmgym.cli import Group, config_from, status_view
+from swarmgym.cli.broker import celery_app, connect, embedded, fleet_source, record_source
 from swarmgym.cli.options import setting
 from swarmgym.core.errors import QueueError, UsageError
 from swarmgym.core.hosts import host_name
@@ -45,37 +46,19 @@ from swarmgym.trust.textsafe import shown
 
 if TYPE_CHECKING:
     import redis
-    from celery import Celery
 
+    from swarmgym.campaigns.records import RecordSource
     from swarmgym.config import Config
+    from swarmgym.queue.progress import CampaignState
 
 
-def _app(cfg: Config) -> Celery:
-    from swarmgym.queue.app import make_app
-
-    return make_app(cfg)
-
-
-def _redis(cfg: Config) -> redis.Redis:
-    import redis
-
-    from swarmgym.queue.redis_util import for_config
-
-    r = for_config(cfg)
-    try:
-        r.ping()
-    except redis.RedisError as e:
-        raise QueueError(f"broker {mask_url(cfg.queue.broker_url)}: unreachable ({type(e).__name__}); "
-                         "is Redis running? (SWARMGYM_QUEUE_BROKER_URL)") from None
-    return r
-
-
-def campaign_state(cfg: Config, r: redis.Redis | None, cid: str) -> dict:
-    """The campaign's counters and last changes (constant time; see :mod:`swarmgym.queue.progress`)."""
-    from swarmgym.queue import progress, views
+def campaign_state(cfg: Config, r: redis.Redis | None, cid: str, source: RecordSource | None = None) -> CampaignState:
+    """The campaign's counters and last changes (constant time) with what the recording side knows of it
+    (:mod:`swarmgym.queue.progress`)."""
+    from swarmgym.queue import progress
 
     try:
-        return views.decorate(cfg, r, progress.summary(cfg, r, cid))
+        return progress.state(r, source or record_source(cfg, r, cid), cid)
     except (sqlite3.Error, OSError) as e:  # the ledger's disk is full or gone: one line, never a traceback
         from swarmgym.queue.durable import describe
 
@@ -86,11 +69,12 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=1, default=str))
 
 
-def _print_summary(console: Console, st: dict) -> None:
+def _print_summary(console: Console, st: CampaignState) -> None:
     console.print(shown(status_view.summary(st), multiline=True), soft_wrap=True)
+    if st.note:
+        Console(stderr=True).print(f"[yellow]{shown(st.note)}[/]")
 
 
-DONE_STATES = ("finalized", "cancelled", "complete")
 BIG_PLAN = 1000  # jobs: above this, sending shows a progress bar
 
 
@@ -118,21 +102,24 @@ def _send_progress() -> Iterator[Callable[..., None]]:
             prog.stop()
 
 
-def _watch(cfg: Config, r: redis.Redis, cid: str, console: Console, timeout: float | None = None) -> dict:
+def _watch(cfg: Config, r: redis.Redis, cid: str, console: Console, timeout: float | None = None) -> CampaignState:
+    """A live progress bar from the counters alone (one Redis round trip a second); then the whole state."""
+    from swarmgym.queue import durable, progress
+
+    source = record_source(cfg, r, cid)
     deadline = time.monotonic() + timeout if timeout else None
-    st = campaign_state(cfg, r, cid)
+    st = campaign_state(cfg, r, cid, source)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as prog:
-        task = prog.add_task(cid, total=st["planned"])
-        while True:
-            st = campaign_state(cfg, r, cid)
-            prog.update(task, completed=st["recorded"], total=st["planned"],
-                        description=f"{cid} [dim]{st['running']} running[/]"
-                        + (" [red]ledger writes failing, retrying[/]" if st.get("ledger_error") else ""))
-            if st["status"] in DONE_STATES or (deadline and time.monotonic() > deadline):
-                break
+        task = prog.add_task(cid, total=st.planned)
+        while not st.done and not (deadline and time.monotonic() > deadline):
             time.sleep(1.0)
-    return st
+            st = progress.tick(r, cid) or campaign_state(cfg, r, cid, source)
+            failing = durable.state(r) is not None
+            prog.update(task, completed=st.recorded, total=st.planned,
+                        description=f"{cid} [dim]{st.running} running[/]"
+                        + (" [red]ledger writes failing, retrying[/]" if failing else ""))
+    return campaign_state(cfg, r, cid, source)
 
 
 def check_keys(cfg: Config, coordinator: bool) -> None:
@@ -166,7 +153,7 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
     from swarmgym.queue import dispatch, preflight
 
     cfg = config_from(ctx)
-    r = _redis(cfg)
+    r = connect(cfg)
     check_name("variant", variant)
     if pin_host:
         check_name("pin-host", pin_host)
@@ -180,7 +167,7 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
     for w in pf.warnings:
         click.echo(f"warning: {w}", err=True)
     with _send_progress() as progress:
-        sent = dispatch.enqueue(_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
+        sent = dispatch.enqueue(celery_app(cfg), cfg, tier=tier, variant=variant, swarm=swarm or cfg.swarm.adapter,
                                 pin_host=pin_host, campaign_id=campaign_id, suite=suite, progress=progress)
     click.echo(sent.campaign_id)
     if not sent.created:
@@ -203,20 +190,24 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
 def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool, all_rows: bool,
            as_json: bool) -> None:
     """A campaign's counters and last changes (or a line per campaign); --all for every job."""
-    from swarmgym.queue import progress, store
+    from swarmgym.campaigns.plan import list_campaigns
+    from swarmgym.queue import progress
 
     cfg = config_from(ctx)
     console = Console()
     r: redis.Redis | None
     try:
-        r = _redis(cfg)
+        r = connect(cfg)
     except QueueError as e:
-        Console(stderr=True).print(f"[yellow]{e}; showing the ledger only[/]")
+        Console(stderr=True).print(f"[yellow]{e}; showing this home's ledger only[/]")
         r = None
     if not campaign_id:
-        ids = store.list_campaigns(cfg)
+        here = [c for c in list_campaigns(cfg) if r is None or embedded(cfg, c)]
+        fleet = progress.campaign_ids(r, record_source(cfg, r)) if r is not None else []
+        ids = sorted(set(here) | set(fleet))
         if not ids and not as_json:
-            console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}")
+            console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}" + ("" if r is None else
+                                                                                  " nor on the coordinator"))
         states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
         if as_json:
             click.echo(json.dumps([status_view.json_state(st) for st in states], default=str))
@@ -224,19 +215,20 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
         for st in states:
             _print_summary(console, st)
         return
+    source = record_source(cfg, r, campaign_id)
     if watch and r is not None and not as_json:
         st = _watch(cfg, r, campaign_id, console)
     else:
-        st = campaign_state(cfg, r, campaign_id)
+        st = campaign_state(cfg, r, campaign_id, source)
     if as_json:
-        rows = progress.rows(cfg, r, st["campaign_id"]) if all_rows else None
+        rows = progress.rows(r, source, st.campaign_id) if all_rows else None
         click.echo(json.dumps(status_view.json_state(st, rows), default=str))
         return
     if all_rows:
-        console.print(status_view.all_table(st, progress.rows(cfg, r, st["campaign_id"])))
-    elif jobs and st["recent"]:
+        console.print(status_view.all_table(st, progress.rows(r, source, st.campaign_id)))
+    elif jobs and st.recent:
         console.print(status_view.recent_table(st))
-    if jobs and not all_rows and st.get("running_jobs"):
+    if jobs and not all_rows and st.running_jobs:
         console.print(status_view.running_table(st))
     problems = status_view.problems_table(st) if jobs else None
     if problems is not None:
@@ -249,12 +241,12 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
 @setting("fleet.wait", "--wait", is_flag=True)
 @click.pass_context
 def resume(ctx: click.Context, campaign_id: str, wait: bool) -> None:
-    """Re-send every job of CAMPAIGN_ID that has no ledger record (works after a Redis flush)."""
+    """Re-send every job of CAMPAIGN_ID that the coordinator has not recorded (works after a Redis flush)."""
     from swarmgym.queue import dispatch
 
     cfg = config_from(ctx)
-    r = _redis(cfg)
-    sent = dispatch.resume(_app(cfg), cfg, campaign_id)
+    r = connect(cfg)
+    sent = dispatch.resume(celery_app(cfg), cfg, campaign_id, fleet_source(cfg, r))
     click.echo(f"{campaign_id}: re-sent {sent.jobs} job(s)" + ("; finalizing" if not sent.jobs else ""))
     if wait:
         console = Console(stderr=True)
@@ -269,9 +261,13 @@ def cancel(ctx: click.Context, campaign_id: str) -> None:
     from swarmgym.queue import dispatch
 
     cfg = config_from(ctx)
-    _redis(cfg)
-    n = dispatch.cancel(_app(cfg), cfg, campaign_id)
-    click.echo(f"{campaign_id}: cancelled; {n} job(s) without a record revoked")
+    r = connect(cfg)
+    out = dispatch.cancel(celery_app(cfg), cfg, campaign_id, fleet_source(cfg, r))
+    if out.recorded_by == "broker":
+        raise QueueError(f"{campaign_id}: cancelled in the broker only (hosts take none of its jobs; {out.revoked} "
+                         f"job(s) without a record revoked), but {out.why}; run `swarmgym cancel {campaign_id}` "
+                         "again once it is up, or its reconcile may send the jobs again after a Redis restart")
+    click.echo(f"{campaign_id}: cancelled; {out.revoked} job(s) without a record revoked")
 
 
 @click.command("workers")
@@ -283,8 +279,8 @@ def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
     from swarmgym.queue import views
 
     cfg = config_from(ctx)
-    r = _redis(cfg)
-    rows = views.workers_state(_app(cfg), cfg, r, timeout)
+    r = connect(cfg)
+    rows = views.workers_state(celery_app(cfg), cfg, r, timeout)
     if as_json:
         _echo_json(rows)
         return
@@ -307,8 +303,8 @@ def workers(ctx: click.Context, timeout: float, as_json: bool) -> None:
 def worker(ctx: click.Context, variant: str | None, host: str | None, concurrency: int, home: str | None,
            coordinator: bool, loglevel: str, isolation: str | None, pool: str | None) -> None:
     """Start a Celery worker: `<variant>@<host>` on variant.<v>,host.<host>, or the coordinator."""
+    from swarmgym.queue.profiles import resolve_profile
     from swarmgym.workers.launch import coordinator_worker, host_worker, worker_argv, worker_env
-    from swarmgym.workers.profiles import resolve_profile
 
     if home and not Path(home).is_dir():
         raise UsageError(f"--home {home}: no such folder (create it first)")

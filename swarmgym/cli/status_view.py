@@ -1,15 +1,19 @@
 """What the fleet commands show: a campaign's state, its jobs and the hosts, as rich tables and one-line
-summaries.  Thin views over the dicts of :mod:`swarmgym.queue.views` and :mod:`swarmgym.queue.progress`;
-every app- or swarm-chosen string goes through :func:`swarmgym.trust.textsafe.shown`.
+summaries.  Thin views over a :class:`~swarmgym.queue.progress.CampaignState` and the host dicts of
+:mod:`swarmgym.queue.views`; every app- or swarm-chosen string goes through
+:func:`swarmgym.trust.textsafe.shown`.
 """
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
 from swarmgym.trust.textsafe import shown
+
+if TYPE_CHECKING:
+    from swarmgym.queue.progress import CampaignState
 
 BADGE = {"pass": "[green]pass[/]", "partial": "[yellow]partial[/]", "fail": "[red]fail[/]", "error": "[magenta]error[/]",
          "infra": "[blue]infra[/]"}
@@ -24,30 +28,30 @@ def ago(ts: Any) -> str:
     return f"{secs:.0f}s ago" if secs < 120 else f"{secs / 60:.0f}m ago"
 
 
-def recent_table(st: dict) -> Table:
+def recent_table(st: CampaignState) -> Table:
     """The campaign's last changes."""
-    t = Table(title=f"campaign {st['campaign_id']} — last changes", title_justify="left")
+    t = Table(title=f"campaign {st.campaign_id} — last changes", title_justify="left")
     for col in ("job", "state", "host", "overall", "when"):
         t.add_column(col)
-    for c in st["recent"]:
+    for c in st.recent:
         t.add_row(shown(c.get("job", "?")), shown(c.get("s", "?")), shown(c.get("host") or "-"),
                   BADGE.get(c.get("overall") or "", c.get("overall") or "-"), ago(c.get("ts")))
     return t
 
 
-def running_table(st: dict) -> Table:
+def running_table(st: CampaignState) -> Table:
     """Every job running now and the host it runs on (from Redis, constant time per host slot)."""
-    t = Table(title=f"running now ({len(st['running_jobs'])})", title_justify="left")
+    t = Table(title=f"running now ({len(st.running_jobs)})", title_justify="left")
     for col in ("job", "host", "since"):
         t.add_column(col)
-    for jid, x in sorted(st["running_jobs"].items()):
-        t.add_row(shown(jid), shown(x.get("host") or "-"), ago(x.get("since")))
+    for jid, x in sorted(st.running_jobs.items()):
+        t.add_row(shown(jid), shown(x.host or "-"), ago(x.since))
     return t
 
 
-def all_table(st: dict, rows) -> Table:
-    """Every job of the campaign: ``rows`` as :func:`swarmgym.queue.progress.rows` yields them."""
-    t = Table(title=f"campaign {st['campaign_id']} — {st['status']}", title_justify="left")
+def all_table(st: CampaignState, rows) -> Table:
+    """Every job of the campaign: ``rows`` as :func:`swarmgym.queue.progress.rows` gives them."""
+    t = Table(title=f"campaign {st.campaign_id} — {st.status}", title_justify="left")
     for col in ("job", "spec", "rep", "state", "host", "overall", "wall s"):
         t.add_column(col)
     for x in rows:
@@ -57,21 +61,20 @@ def all_table(st: dict, rows) -> Table:
     return t
 
 
-def summary(st: dict) -> str:
+def summary(st: CampaignState) -> str:
     """The campaign in a line (rich markup): counters, outcomes, the cluster verdict and the change against its
     baseline when finalized, and a failing ledger."""
-    counts = st.get("outcomes") or {}
-    outcome = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v)
-    head = f"{st['campaign_id']}: "
-    if st.get("variant"):
-        head += f"{st['variant']}/{st.get('tier')} "
-    line = (head + f"{st['status']}; {st['recorded']}/{st['planned']} recorded"
-            + (f" ({outcome})" if outcome else "") + f", {st['running']} running, {st['queued']} queued")
-    if st.get("stale"):
-        line += f", {st['stale']} stale"
-    if st.get("lost"):
-        line += f", {len(st['lost'])} re-sent from silent hosts"
-    rec = st.get("campaign_record")
+    outcome = ", ".join(f"{k} {v}" for k, v in sorted(st.outcomes.items()) if v)
+    head = f"{st.campaign_id}: "
+    if st.variant:
+        head += f"{st.variant}/{st.tier} "
+    line = (head + f"{st.status}; {st.recorded}/{st.planned} recorded"
+            + (f" ({outcome})" if outcome else "") + f", {st.running} running, {st.queued} queued")
+    if st.stale:
+        line += f", {st.stale} stale"
+    if st.lost:
+        line += f", {len(st.lost)} re-sent from silent hosts"
+    rec = st.campaign_record
     if rec is not None:
         findings = rec.data.get("findings", [])
         line += f"; cluster {rec.overall}" + (f", {len(findings)} finding(s)" if findings else "")
@@ -83,11 +86,11 @@ def summary(st: dict) -> str:
             line += "\n" + escape(change_line(rec.change))
     from swarmgym.queue import durable
 
-    err = durable.line(st.get("ledger_error"))
+    err = durable.line(st.ledger_error)
     return line + (f"\n{err}" if err else "")
 
 
-def problems_table(st: dict) -> Table | None:
+def problems_table(st: CampaignState) -> Table | None:
     """Jobs taken from silent hosts and jobs that errored or failed, with the reason: what a person
     reads first in the morning."""
     from swarmgym.queue import views
@@ -103,11 +106,9 @@ def problems_table(st: dict) -> Table | None:
     return t
 
 
-def json_state(st: dict, rows=None) -> dict:
+def json_state(st: CampaignState, rows=None) -> dict:
     """The campaign state as JSON data; ``rows`` (every job, :func:`swarmgym.queue.progress.rows`) under ``jobs``."""
-    out = {k: v for k, v in st.items() if k != "campaign_record"}
-    rec = st.get("campaign_record")
-    out["campaign_record"] = rec.model_dump(mode="json") if rec is not None else None
+    out = st.model_dump(mode="json")
     if rows is not None:
         out["jobs"] = list(rows)
     return out

@@ -55,7 +55,8 @@ def collect(workspace: Path | str, outcome: RunOutcome | None, cfg, *,
             rebuilt = report_from_events(ev.events)
             if rebuilt is not None:
                 ev.run.report, ev.run.report_source = rebuilt, "events"
-                ev.problems.append("report: none on stdout; tasks rebuilt from task_completed events")
+                ev.problems.append("report: none on stdout; tasks rebuilt from the task_completed events of "
+                                   + (log.path.name if log.path else "the event log"))
 
     def traces() -> None:
         ids = task_session_ids(ev.run, ev.events)

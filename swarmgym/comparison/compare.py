@@ -5,7 +5,8 @@ pair.  Each arm's round is an ordinary campaign (``<compare_id>-rNN-a|b``, plann
 :func:`swarmgym.campaigns.plan.plan_jobs`), run in-process by :func:`swarmgym.campaigns.bench.run_campaign` or
 sent to the fleet with :func:`swarmgym.queue.dispatch.send_jobs` — so every run lands in the
 ledger as usual and ``bench --resume`` / ``swarmgym resume`` finish a round cut short.  Outcomes
-are read back from the ledger; the state after each round is saved in
+are read back from whoever recorded them (this home's ledger, or the coordinator's through the
+broker: the round runner says); the state after each round is saved in
 ``runs/compares/<compare_id>.json`` and drawn in ``runs/compare-<compare_id>.html``.
 """
 from __future__ import annotations
@@ -219,7 +220,8 @@ def round_campaigns(cfg: Config, st: CompareState, k: int) -> tuple[Campaign, Ca
 
 class RoundRunner(Protocol):
     def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
-            progress: Callable[[int, int], None] | None = None) -> None: ...
+            progress: Callable[[int, int], None] | None = None) -> dict[str, LedgerRecord]:
+        """Run both campaigns; their session records by job id, as the recording side has them."""
 
 
 def pair_round(st: CompareState, k: int, camp_a: Campaign, camp_b: Campaign,
@@ -272,8 +274,7 @@ def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
     while len(st.rounds) < st.max_rounds:
         k = len(st.rounds) + 1
         camps = round_campaigns(cfg, st, k)
-        runner.run(cfg, camps, progress)
-        st.rounds.append(pair_round(st, k, *camps, ledger_records(cfg, camps)))
+        st.rounds.append(pair_round(st, k, *camps, runner.run(cfg, camps, progress)))
         d, ends = st.outcomes()
         steps = sequential.path(d, ends, alpha=st.alpha, min_effect=st.min_effect,
                                 budget_spent=len(st.rounds) >= st.max_rounds, stop=False)

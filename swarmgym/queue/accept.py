@@ -75,14 +75,14 @@ def planned_hashes(cfg: Any, r: Any, cid: str) -> dict[str, str]:
     """
     path = campaign_path(cfg, cid)
     if not path.is_file():
-        plans.load(cfg, cid, r)  # raises a one-line error naming both places when it is in neither
+        plans.find(cfg, cid, r)  # raises a one-line error naming both places when it is in neither
     st = path.stat()
     stamp = (st.st_mtime_ns, st.st_size)
     with _PLANNED_LOCK:
         hit = _PLANNED.get(cid)
         if hit and hit[0] == stamp:
             return hit[1]
-    hashes = {j.job_id: spec_hash(j) for j in plans.load(cfg, cid, r).jobs}
+    hashes = {j.job_id: spec_hash(j) for j in plans.find(cfg, cid, r).jobs}
     with _PLANNED_LOCK:
         if len(_PLANNED) > 64:
             _PLANNED.clear()

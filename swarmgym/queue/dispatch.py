@@ -3,8 +3,10 @@
 A campaign goes out as ``run_job`` per JobSpec on its variant/host queue, sent in pipelined
 batches; the coordinator finalizes it when its counters (:mod:`swarmgym.queue.counters`) say every
 planned job is recorded.  ``enqueue`` with an existing campaign id does nothing (scheduled windows
-rely on it).  ``resume`` re-sends every job without a ledger record.  ``cancel`` marks the plan and Redis and revokes the unstarted tasks
-(running jobs finish; their results are still recorded).
+rely on it).  ``resume`` re-sends every job without a ledger record and ``cancel`` marks the plan and
+Redis and revokes the unstarted tasks (running jobs finish; their results are still recorded): both read
+the plan and the records through a record source (:mod:`swarmgym.campaigns.records`), the
+coordinator's for a fleet campaign, never the caller's files.
 """
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ import json
 import time
 from dataclasses import dataclass
 
-from swarmgym.campaigns.plan import Campaign, campaign_path, load_campaign, new_campaign, save_campaign
-from swarmgym.core.errors import QueueError
+from swarmgym.campaigns.plan import Campaign, campaign_path, load_campaign, new_campaign
+from swarmgym.campaigns.records import Ask, RecordSource, checked
+from swarmgym.core.errors import QueueError, UsageError
 from swarmgym.ledger import Ledger
 from swarmgym.models import JobSpec
 from swarmgym.queue import counters, keys, liveness, plans, store
@@ -115,22 +118,52 @@ def pending(cfg, camp: Campaign) -> list[JobSpec]:
     return [j for j in camp.jobs if j.job_id not in done]
 
 
-def resume(app, cfg, cid: str) -> Sent:
-    camp = store.load_campaign(cfg, cid)
-    if camp.cancelled:
-        camp.cancelled = False
-        save_campaign(cfg, camp)
-    done = recorded_overall(cfg, cid)
+def resume(app, cfg, cid: str, source: RecordSource) -> Sent:
+    """Re-send every job of ``cid`` that has no record: the plan and the records are the source's (the
+    coordinator's, for a fleet campaign), which also marks the plan not cancelled."""
+    try:
+        a = checked(source, Ask(kind="resume", campaign_ids=[cid]))
+    except QueueError as e:  # nobody to ask: a campaign the broker does not know either is a usage error
+        if plans.fetch(for_config(cfg), cid) is None:
+            raise UsageError(f"campaign {cid!r}: no plan in Redis ({keys.plan(cid)}), and {e}") from None
+        raise
+    camp, done = a.plan, a.recorded
+    assert camp is not None
     store.ensure_redis(for_config(cfg), camp, "running", recorded=done, ttl=cfg.queue.result_expires)
     todo = [j for j in camp.jobs if j.job_id not in done]
     send_jobs(app, cfg, cid, todo, fresh=False)
     return Sent(cid, len(todo), False)
 
 
-def cancel(app, cfg, cid: str) -> int:
+@dataclass
+class Cancelled:
+    campaign_id: str
+    revoked: int              # jobs without a record whose deliveries were revoked
+    recorded_by: str          # whose plan now says cancelled: "coordinator" (or the embedded home), "broker"
+    why: str = ""             # when only the broker knows: why the source could not be told
+
+
+def cancel(app, cfg, cid: str, source: RecordSource) -> Cancelled:
+    """Cancel ``cid``: hosts take none of its jobs from now on (its status in Redis), the source's plan
+    says cancelled (so reconcile never sends them again), and every delivery of a job without a record is
+    revoked.  Running jobs finish and are recorded.  When the source cannot be told (no coordinator
+    alive), the broker's copy of the plan still stops every host, and the answer says so."""
     r = for_config(cfg)
-    camp = store.set_cancelled(cfg, r, cid)
-    done = recorded_job_ids(cfg, cid)
+    if r.exists(keys.campaign(cid)):
+        r.hset(keys.campaign(cid), "status", "cancelled")
+    try:
+        a = checked(source, Ask(kind="cancel", campaign_ids=[cid]))
+        camp, done, by, why = a.plan, set(a.recorded), "coordinator", ""
+    except QueueError as e:  # the coordinator is gone: the broker's copy of the plan says it instead
+        camp = plans.fetch(r, cid)
+        if camp is None:
+            raise
+        camp.cancelled = True
+        plans.publish(r, camp, cfg.queue.result_expires)
+        store.ensure_redis(r, camp, "cancelled", opening=False)
+        done = {j for j, s in store.job_states(r, cid).items() if s.get("state") == "done"}
+        by, why = "broker", str(e)
+    assert camp is not None
     states = store.job_states(r, cid)
     ids = []
     for j in camp.jobs:
@@ -142,7 +175,7 @@ def cancel(app, cfg, cid: str) -> int:
             ids.append(tid)
     if ids:
         app.control.revoke(ids)
-    return len([j for j in camp.jobs if j.job_id not in done])
+    return Cancelled(cid, len([j for j in camp.jobs if j.job_id not in done]), by, why)
 
 
 # --- what is in flight ---------------------------------------------------------------------

@@ -20,10 +20,12 @@ STALE = f"{PREFIX}stale"                      # hash task_id -> JSON: deliveries
 HOSTBEAT = f"{PREFIX}hostbeat"                # hash host -> last heartbeat (liveness)
 HOSTS = f"{PREFIX}hosts"                      # hash host -> what the host said about itself (liveness)
 RUNNING = f"{PREFIX}running"                  # hash job_id -> the job a host runs now (liveness)
+ANNOUNCED = f"{PREFIX}announced"              # list: hosts that just started a new life (liveness)
 LEDGER_ERROR = f"{PREFIX}ledger:error"        # hash: ledger writes failing since when (durable)
 RECONCILE_DUE = f"{PREFIX}reconcile:due"      # string: a reconcile is already asked for (lifecycle)
 BEAT_LOCK = f"{PREFIX}beat:lock"              # string: the one running celery beat (schedules)
 REFUSED = f"{PREFIX}refused"                  # list: the last results the coordinator refused (accept)
+BROKER_SINCE = f"{PREFIX}broker:since"        # string: since when this Redis holds the fleet's keys (lifecycle)
 
 
 # -- keys of one campaign ---------------------------------------------------------------------------
@@ -76,8 +78,13 @@ def lease(job_id: str) -> str:
 
 
 def draining(host: str, main_pid: int | str) -> str:
-    """string: a host worker's main process is in warm shutdown (workers.tasks)."""
+    """string: a host worker's main process is in warm shutdown (claim)."""
     return f"{PREFIX}draining:{host}:{main_pid}"
+
+
+def reply(token: str) -> str:
+    """list: the coordinator's answer to one question from the CLI (asking)."""
+    return f"{PREFIX}reply:{token}"
 
 
 # -- Celery task names ------------------------------------------------------------------------------
@@ -89,8 +96,9 @@ RECONCILE = "swarmgym.reconcile"                      # the coordinator's period
 CAMPAIGN_ALARM = "swarmgym.campaign_alarm"            # a finalized campaign's alarm (coordinator)
 REGENERATE_REPORTS = "swarmgym.regenerate_reports"    # BENCHMARK.md + CSVs again (coordinator)
 SCHEDULED_CAMPAIGN = "swarmgym.scheduled_campaign"    # beat enqueues a scheduled campaign (schedules)
+ASK = "swarmgym.ask"                                  # the coordinator answers the CLI from its home (asking)
 
-# every task but RUN_JOB runs on the coordinator (the router sends them to its queue)
+# every task but RUN_JOB runs on the coordinator (the router sends them to its queues)
 COORDINATOR_TASKS = (RECORD_JOB, FINALIZE_CAMPAIGN, RECONCILE, CAMPAIGN_ALARM, REGENERATE_REPORTS,
-                     SCHEDULED_CAMPAIGN)
+                     SCHEDULED_CAMPAIGN, ASK)
 TASKS = (RUN_JOB, *COORDINATOR_TASKS)

@@ -1,10 +1,15 @@
 """Job leases: ``SET NX EX`` so two hosts never run the same job at once (docs/architecture.md section 9).
 
-The value is ``<host>|<pid>|<token>``.  A thread renews the expiry while the job runs; if Redis
-lost the key (flushed), the renewer sets it again.  Release deletes the key only if we still hold
-it.  Every renewal also beats for the host (the coordinator takes the job from a host silent past
-``queue.dead_host_secs``).  A lease held by a dead process of *this* host (the worker was killed and restarted) is taken
-over; one held by another host means the job is a duplicate delivery.
+The value is ``<host>|<life>|<pid>|<token>``: the host, the life of its worker that took the lease
+(:func:`swarmgym.queue.liveness.this_life`: a worker restarted under the same name is a new life), the
+process and a token.  A thread renews the expiry while the job runs; if Redis lost the key (flushed),
+the renewer sets it again — unless the coordinator took the delivery from this host meanwhile (it is
+in :data:`~swarmgym.queue.keys.STALE`): then the lease is lost and stays with whoever has it now.  When
+the renewer sets a lost lease again it calls ``on_reset`` (the host publishes its running job again).
+Release deletes the key only if we still hold it.  Every renewal also beats for the host (the
+coordinator takes the job from a host silent past ``queue.dead_host_secs``).  A lease held by an
+earlier life of *this* host, or by a dead process of this life, is taken over; one held by another
+host means the job is a duplicate delivery.
 """
 from __future__ import annotations
 
@@ -12,20 +17,25 @@ import logging
 import os
 import threading
 import uuid
+from collections.abc import Callable
 
 import psutil
 import redis
 
 from swarmgym.queue import keys
-from swarmgym.queue.liveness import beat
+from swarmgym.queue.liveness import beat, this_life
 
 log = logging.getLogger(__name__)
 
+# KEYS: lease, stale deliveries   ARGV: value, ttl, task id
+# -> 1 renewed, 2 set again (Redis had lost it), 0 held by someone else, -1 our delivery was taken from us
 _RENEW = """
 local v = redis.call('GET', KEYS[1])
 if v == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
-if not v then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]); return 2 end
-return 0
+if v then return 0 end
+if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then return -1 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 2
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -39,6 +49,15 @@ return 0
 
 def holder(r: redis.Redis, job_id: str) -> str | None:
     return r.get(keys.lease(job_id))
+
+
+def parse(value: str) -> tuple[str, str, int | None]:
+    """(host, life, pid) of a lease value (``host|life|pid|token``; an old ``host|pid|token`` has no life)."""
+    parts = value.split("|")
+    if len(parts) == 3:
+        parts.insert(1, "")
+    host, life, pid = (parts + ["", "", ""])[:3]
+    return host, life, int(pid) if pid.isdigit() else None
 
 
 _MARK = """
@@ -65,22 +84,27 @@ def leased_by(r: redis.Redis, cid: str, job_id: str) -> list[str]:
 class JobLease:
     """Context-free lease object: ``acquire()`` -> bool, ``release()``; renewed by a daemon thread."""
 
-    def __init__(self, r: redis.Redis, job_id: str, host: str, ttl: int = 120, beat_every: float = 30.0):
+    def __init__(self, r: redis.Redis, job_id: str, host: str, ttl: int = 120, beat_every: float = 30.0, *,
+                 life: str | None = None, task_id: str = "", on_reset: Callable[[], None] | None = None):
         self.r, self.job_id, self.host, self.ttl = r, job_id, host, max(2, int(ttl))
         self.beat_every = beat_every
         self.key = keys.lease(job_id)
-        self.value = f"{host}|{os.getpid()}|{uuid.uuid4().hex[:12]}"
+        self.life = life or this_life()
+        self.value = f"{host}|{self.life}|{os.getpid()}|{uuid.uuid4().hex[:12]}"
+        self.task_id, self.on_reset = task_id, on_reset
         self.held_by: str | None = None
         self.lost = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def _stale_local(self, current: str) -> bool:
-        host, _, rest = current.partition("|")
-        pid = rest.partition("|")[0]
-        if host != self.host or not pid.isdigit():
+    def _superseded(self, current: str) -> bool:
+        """Is ``current`` held by an earlier life of this host, or by a dead process of this life?"""
+        host, life, pid = parse(current)
+        if host != self.host:
             return False
-        return int(pid) != os.getpid() and not psutil.pid_exists(int(pid))
+        if life != self.life:
+            return True
+        return pid is not None and pid != os.getpid() and not psutil.pid_exists(pid)
 
     def acquire(self) -> bool:
         self._beat()
@@ -88,9 +112,10 @@ class JobLease:
             self._start()
             return True
         current = self.r.get(self.key)
-        if current and self._stale_local(current):
+        if current and self._superseded(current):
             if self.r.eval(_TAKEOVER, 1, self.key, current, self.value, self.ttl):
-                log.warning("lease %s: took over from dead local holder %s", self.job_id, current)
+                log.warning("lease %s: taken over from %s (an earlier life of this host, or a dead process)",
+                            self.job_id, current)
                 self._start()
                 return True
         if current is None and self.r.set(self.key, self.value, nx=True, ex=self.ttl):
@@ -115,11 +140,20 @@ class JobLease:
         while not self._stop.wait(interval):
             self._beat()
             try:
-                if self.r.eval(_RENEW, 1, self.key, self.value, self.ttl) == 0:
-                    self.lost = True
-                    log.error("lease %s: now held by %s", self.job_id, self.r.get(self.key))
+                got = self.r.eval(_RENEW, 2, self.key, keys.STALE, self.value, self.ttl, self.task_id)
             except redis.RedisError as e:  # broker hiccup: try again next tick
                 log.warning("lease %s: renew failed: %s", self.job_id, e)
+                continue
+            if got in (0, -1) and not self.lost:
+                self.lost = True
+                log.error("lease %s: lost (%s)", self.job_id, "this delivery was re-sent while this host was silent"
+                          if got == -1 else f"now held by {self.r.get(self.key)}")
+            elif got == 2 and self.on_reset is not None:
+                log.warning("lease %s: Redis had lost it; set again", self.job_id)
+                try:
+                    self.on_reset()
+                except redis.RedisError as e:
+                    log.warning("lease %s: running job not published again: %s", self.job_id, e)
 
     def release(self) -> None:
         self._stop.set()

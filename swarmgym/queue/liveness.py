@@ -5,12 +5,20 @@ Redis keys (owner: this module; names: :mod:`swarmgym.queue.keys`):
 ``swarmgym:hostbeat``   hash host -> last heartbeat (epoch seconds).  Written by every lease renewal of
                         a running job (the lease renewals *are* the heartbeat) and by a small thread in
                         each host worker's main process, so an idle host is seen alive too.
-``swarmgym:hosts``      hash host -> JSON ``{node, variant, queues, suites, pid, started}``: what the
-                        host said about itself when its worker started (``workers`` shows it).
-``swarmgym:running``    hash job_id -> JSON ``{cid, host, task_id, pid, since, job}``: the job a host
-                        runs right now, with its JobSpec so the coordinator can re-send it.
+``swarmgym:hosts``      hash host -> JSON ``{node, variant, queues, suites, pid, life, started}``: what the
+                        host said about itself when its worker started (``workers`` shows it); a clean
+                        stop adds ``stopped`` (the time), so an offline host is still known.
+``swarmgym:running``    hash job_id -> JSON ``{cid, host, life, task_id, pid, since, job}``: the job a
+                        host runs right now, with its JobSpec so the coordinator can re-send it.
+``swarmgym:announced``  list: hosts that just started a new life (the coordinator's watchdog wakes on it).
 
 A host silent for ``queue.dead_host_secs`` is dead (:mod:`swarmgym.queue.deadhosts` acts on it).
+
+**Lives.** Each start of a host worker is a new *life* (:func:`new_life`, made in the worker's main
+process before its pool starts, so every pool process shares it).  The running entries and the leases
+carry it; a running entry of an earlier life of a host that has since announced a new one was
+stranded by a restart (SIGKILL, then systemd or launchd started the worker again under the same name:
+its heartbeats never stopped), and the coordinator re-sends it at once.
 """
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ import logging
 import os
 import threading
 import time
+import uuid
 from typing import Any
 
 import redis
@@ -26,17 +35,67 @@ import redis
 from swarmgym.queue import keys
 
 log = logging.getLogger(__name__)
+LIFE_ENV = "SWARMGYM_HOST_LIFE"  # set by the worker's main process for its pool processes (not a setting)
+ANNOUNCED_KEEP = 100
+
+
+def new_life() -> str:
+    """A fresh life for this process and every process it starts or forks from now on."""
+    life = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    os.environ[LIFE_ENV] = life
+    return life
+
+
+def this_life() -> str:
+    """The life of the worker this process belongs to (a process that never started one gets its own)."""
+    return os.environ.get(LIFE_ENV) or new_life()
 
 
 def beat(r: redis.Redis, host: str, ts: float | None = None) -> None:
     r.hset(keys.HOSTBEAT, host, round(ts or time.time(), 3))
 
 
-def register_host(r: redis.Redis, host: str, info: dict[str, Any]) -> None:
+def register_host(r: redis.Redis, host: str, info: dict[str, Any], *, announce: bool = True) -> None:
+    """``host`` says who it is; with a ``life`` in ``info`` it announces that life (the coordinator
+    re-sends at once whatever an earlier life of the host left running)."""
     pipe = r.pipeline(transaction=False)
     pipe.hset(keys.HOSTS, host, json.dumps({**info, "started": round(time.time(), 3)}))
     pipe.hset(keys.HOSTBEAT, host, round(time.time(), 3))
+    if announce and info.get("life"):
+        pipe.lpush(keys.ANNOUNCED, json.dumps({"host": host, "life": info["life"], "ts": round(time.time(), 3)}))
+        pipe.ltrim(keys.ANNOUNCED, 0, ANNOUNCED_KEEP - 1)
     pipe.execute()
+
+
+_WITHDRAW = """
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v then return 0 end
+local info = cjson.decode(v)
+if info['life'] ~= ARGV[2] then return 0 end
+info['stopped'] = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(info))
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
+
+
+def withdraw(r: redis.Redis, host: str, life: str) -> bool:
+    """A clean stop of ``life``: the host leaves the heartbeat table and its registration says since when
+    it is stopped (unless a newer life of the host registered meanwhile)."""
+    return bool(r.eval(_WITHDRAW, 2, keys.HOSTS, keys.HOSTBEAT, host, life, round(time.time(), 3)))
+
+
+def lives(r: redis.Redis) -> dict[str, str]:
+    """host -> the life it announced last (hosts whose registration Redis lost are left out)."""
+    out = {}
+    for host, raw in (r.hgetall(keys.HOSTS) or {}).items():
+        try:
+            life = json.loads(raw).get("life")
+        except (ValueError, AttributeError):
+            continue
+        if life:
+            out[host] = str(life)
+    return out
 
 
 def note_not_consuming(r: redis.Redis, host: str, queue: str, why: str) -> None:
@@ -50,10 +109,11 @@ def note_not_consuming(r: redis.Redis, host: str, queue: str, why: str) -> None:
     r.hset(keys.HOSTS, host, json.dumps(info))
 
 
-def started(r: redis.Redis, job: dict, host: str, task_id: str) -> None:
-    """The job's lease is ours and it starts now on ``host``."""
-    entry = {"cid": job.get("campaign_id"), "host": host, "task_id": task_id, "pid": os.getpid(),
-             "since": round(time.time(), 3), "job": job}
+def started(r: redis.Redis, job: dict, host: str, task_id: str, life: str | None = None,
+            since: float | None = None) -> None:
+    """The job's lease is ours and it runs on ``host`` (since ``since``, default now)."""
+    entry = {"cid": job.get("campaign_id"), "host": host, "life": life or this_life(), "task_id": task_id,
+             "pid": os.getpid(), "since": round(since or time.time(), 3), "job": job}
     pipe = r.pipeline(transaction=False)
     pipe.hset(keys.RUNNING, job["job_id"], json.dumps(entry))
     pipe.hset(keys.HOSTBEAT, host, round(time.time(), 3))
@@ -92,15 +152,22 @@ def beats(r: redis.Redis) -> dict[str, float]:
     return out
 
 
-def hosts(r: redis.Redis, dead_secs: float, now: float | None = None) -> dict[str, dict]:
-    """host -> its registration plus ``last`` beat, ``silent`` seconds and ``dead``."""
-    now = now or time.time()
+def registrations(r: redis.Redis) -> dict[str, dict]:
+    """host -> what it said about itself when it started (``stopped``: the time of its clean stop)."""
     info = {}
     for host, raw in (r.hgetall(keys.HOSTS) or {}).items():
         try:
             info[host] = json.loads(raw)
         except ValueError:
             info[host] = {}
+    return info
+
+
+def hosts(r: redis.Redis, dead_secs: float, now: float | None = None) -> dict[str, dict]:
+    """host -> its registration plus ``last`` beat, ``silent`` seconds and ``dead``, for every host that
+    beats (a host stopped cleanly does not: :func:`registrations` still knows it)."""
+    now = now or time.time()
+    info = registrations(r)
     out = {}
     for host, last in beats(r).items():
         silent = max(0.0, now - last)
@@ -126,10 +193,12 @@ def private_client(url: str) -> redis.Redis:
 
 class HostBeat:
     """A daemon thread beating for ``host`` every ``interval`` seconds (the worker's main process),
-    on a Redis client of its own (:func:`private_client`)."""
+    on a Redis client of its own (:func:`private_client`).  With ``info`` (the registration), a beat
+    that finds the registration gone (Redis restarted or flushed) registers the host again."""
 
-    def __init__(self, url: str, host: str, interval: float):
+    def __init__(self, url: str, host: str, interval: float, info: dict[str, Any] | None = None):
         self.r, self.host, self.interval = private_client(url), host, max(0.5, interval)
+        self.info = info
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, name=f"hostbeat-{host}", daemon=True)
 
@@ -141,6 +210,9 @@ class HostBeat:
         while not self._stop.is_set():
             try:
                 beat(self.r, self.host)
+                if self.info is not None and not self.r.hexists(keys.HOSTS, self.host):
+                    log.warning("%s: registration gone from Redis (restarted or flushed): registering again", self.host)
+                    register_host(self.r, self.host, self.info, announce=False)
             except redis.RedisError as e:
                 log.warning("heartbeat of %s failed: %s", self.host, e)
             self._stop.wait(self.interval)

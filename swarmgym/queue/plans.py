@@ -1,10 +1,11 @@
 """The plan lives in Redis as well as in the enqueuer's home, so nothing needs a shared filesystem.
 
 ``enqueue`` writes the plan to its own ``runs/campaigns/<cid>.json`` *and* to Redis
-(``swarmgym:plan:<cid>``, owner: this module, TTL ``queue.result_expires``).  Whoever loads a plan
-(:func:`load`: the coordinator, ``status``, ``resume``) reads its own home first, then Redis, and
-keeps a copy in its home: the coordinator's home then survives a Redis flush too.  A plan found in
-neither place is one line naming both.
+(``swarmgym:plan:<cid>``, owner: this module, TTL ``queue.result_expires``).  The coordinator finds a
+plan (:func:`find`) in its own home first, then in Redis, and keeps a copy in its home: its home then
+survives a Redis flush too, and its copy is the campaign's truth (``cancel`` and ``resume`` change it
+through the coordinator, :mod:`swarmgym.campaigns.records`).  A plan found in neither place is one line
+naming both.  (This home's plan alone is :func:`swarmgym.campaigns.plan.load_campaign`.)
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from swarmgym.campaigns.plan import (
 )
 from swarmgym.core.errors import UsageError
 from swarmgym.queue import keys
+from swarmgym.queue.counters import active
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,7 @@ def fetch(r: redis.Redis | None, cid: str) -> Campaign | None:
         return None
 
 
-def load(cfg, cid: str, r: redis.Redis | None) -> Campaign:
+def find(cfg, cid: str, r: redis.Redis | None) -> Campaign:
     """This home's plan, else the one in Redis (then kept in this home)."""
     if campaign_path(cfg, cid).is_file():
         return load_campaign(cfg, cid)
@@ -65,8 +67,6 @@ def list_all(cfg, r: redis.Redis | None) -> list[str]:
     ids = set(list_campaigns(cfg))
     if r is not None:
         try:
-            from swarmgym.queue.counters import active
-
             ids |= set(active(r))
         except redis.RedisError:
             pass

@@ -13,13 +13,14 @@ time, and a sleeping host counts as what it is.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from swarmgym.adapters import known_adapters
 from swarmgym.core.errors import UsageError
 from swarmgym.queue import liveness
 from swarmgym.queue.liveness import fmt_secs
-from swarmgym.workers.profiles import load_profiles
+from swarmgym.queue.profiles import load_profiles
 
 
 @dataclass
@@ -68,12 +69,24 @@ def check(cfg, r, *, swarm: str, variant: str, pin_host: str | None, suite: str,
 
 def coordinator_alive(cfg, r) -> tuple[bool, str]:
     """(alive, why not): a coordinator registered and beating within ``dead_host_secs``."""
+    state, why = coordinator_state(cfg, r)
+    return state == "alive", why
+
+
+def coordinator_state(cfg, r) -> tuple[str, str]:
+    """(``alive`` | ``silent`` | ``unknown``, why not alive): ``unknown`` when no coordinator beats at all
+    (none runs, or Redis just lost the beats: a restarted Redis hears from it again within a beat)."""
     hosts = liveness.hosts(r, cfg.queue.dead_host_secs)
-    coords = {h: i for h, i in hosts.items() if str(i.get("node", "")).startswith("coordinator@")}
+    coords = {h: i for h, i in hosts.items() if str(i.get("node", "") or h).startswith("coordinator@")}
     if not coords:
-        return False, "none is running on this broker (`swarmgym worker --coordinator`)"
+        stopped = [(float(i["stopped"]), h) for h, i in liveness.registrations(r).items()
+                   if h.startswith("coordinator@") and i.get("stopped")]
+        if stopped:
+            at, node = max(stopped)
+            return "silent", f"the coordinator ({node}) stopped {fmt_secs(max(0.0, time.time() - at))} ago"
+        return "unknown", "none is running on this broker (`swarmgym worker --coordinator`)"
     live = [h for h, i in coords.items() if not i["dead"]]
     if live:
-        return True, ""
+        return "alive", ""
     _, i = min(coords.items(), key=lambda kv: kv[1]["silent"])
-    return False, f"the coordinator ({i.get('node')}) has been silent for {fmt_secs(i['silent'])}"
+    return "silent", f"the coordinator ({i.get('node')}) has been silent for {fmt_secs(i['silent'])}"

@@ -1,82 +1,178 @@
 """What ``status``, ``--watch`` and ``--wait`` show, at a cost that does not grow with the campaign.
 
-:func:`summary` reads the campaign's counters and last changes from Redis (one round trip) and,
-once finalized, the campaign record by its unique job_id (one indexed lookup).  Only when Redis
-has nothing (down, flushed, summary expired) does it fall back to the ledger: an indexed
-``GROUP BY`` count, still no record parsed.  :func:`rows` is the full per-job table, in pages
-(``status --all`` / ``--json``): linear, and only when asked for.
+A campaign's state is a :class:`CampaignState`.  :func:`tick` fills it from the counters and last
+changes in Redis alone (one round trip: a ``--watch`` tick).  :func:`state` adds what the recording side
+knows (a record source, :mod:`swarmgym.campaigns.records`: the coordinator's ledger through the broker,
+or this home's for an embedded campaign): the campaign record once finalized, the failed jobs with their
+reason, the counts when Redis has nothing (down, flushed, summary expired) — indexed lookups, no record
+of the campaign parsed but the failed ones.  It also adds the jobs taken from silent hosts and a failing
+ledger.  When no coordinator is alive, the counters are shown with a note saying what is missing.
+:func:`rows` is the full per-job table (``status --all`` / ``--json``): linear, and only when asked for.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
-from swarmgym.campaigns.plan import load_campaign
-from swarmgym.ledger import Ledger, campaign_job_id
-from swarmgym.queue import counters
+from pydantic import Field
 
-
-def summary(cfg, r, cid: str, recent: int = 10) -> dict[str, Any]:
-    """{campaign_id, status, planned, recorded, failed, stale, running, queued, outcomes, recent,
-    running_jobs, campaign_record, source}; raises UsageError for a campaign nobody knows."""
-    snap = None
-    if r is not None:
-        try:
-            snap = counters.snapshot(r, cid, recent)
-        except Exception:  # Redis went away between ping and read: the ledger still answers
-            snap = None
-    ledger = Ledger(cfg.ledger_dir)
-    found = ledger.find(campaign_job_id(cid))
-    crec = found[0] if found else None
-    if snap is not None:
-        out = dict(snap, campaign_id=cid, source="redis")
-        out.setdefault("status", "running")
-    else:
-        out = _from_ledger(cfg, ledger, cid, crec)
-    if crec is not None:
-        out["status"] = "finalized"
-    out["queued"] = max(0, out["planned"] - out["recorded"] - out["running"])
-    out.setdefault("running_jobs", {})
-    out["campaign_record"] = crec
-    return out
+from swarmgym.campaigns.records import FAILED, Ask, CampaignFacts, Problem, RecordSource, checked
+from swarmgym.core.errors import QueueError, UsageError
+from swarmgym.models import LedgerRecord, Model
+from swarmgym.queue import counters, deadhosts, durable, plans
+from swarmgym.queue.asking import CoordinatorGone
+from swarmgym.queue.liveness import fmt_secs
 
 
-def _from_ledger(cfg, ledger, cid: str, crec) -> dict[str, Any]:
-    outcomes = {k: v for k, v in ledger.counts(cid).items()}
-    recorded = sum(outcomes.values())
-    mode, cancelled = "queue", False
-    if crec is not None and crec.data.get("planned") is not None:
-        planned = int(crec.data["planned"])
-    else:
-        camp = load_campaign(cfg, cid)  # one clear line (exit 2) if there is no such campaign
-        planned, mode, cancelled = len(camp.jobs), camp.mode, camp.cancelled
-    status = ("cancelled" if cancelled else "complete" if mode == "local" and recorded >= planned else "running")
-    return {"campaign_id": cid, "status": status, "planned": planned, "recorded": recorded,
-            "failed": sum(v for k, v in outcomes.items() if k in counters.FAILED), "stale": 0, "running": 0,
-            "requeued": 0, "outcomes": outcomes, "recent": [], "source": "ledger",
-            "variant": crec.variant if crec else None, "tier": crec.tier if crec else None}
+class RunningJob(Model):
+    host: str = ""
+    since: float | None = None
 
 
-def rows(cfg, r, cid: str, page_size: int = 500) -> Iterator[dict[str, Any]]:
-    """Every planned job with its state, in plan order, read page by page (``status --all``)."""
-    camp = load_campaign(cfg, cid)
-    ledger = Ledger(cfg.ledger_dir)
+class LostJob(Model):
+    """A job the coordinator took from a silent host, and where it is now."""
+
+    host: str = "?"
+    silent: float = 0.0
+    ts: float | None = None
+    stale_task: str | None = None
+    task_id: str | None = None
+    state: str = "unknown"
+    shown: str = ""
+
+
+class CampaignState(Model):
+    """A campaign as ``status`` shows it (``--json`` prints it as is)."""
+
+    campaign_id: str
+    status: str = "running"
+    variant: str | None = None
+    tier: str | None = None
+    created: float | None = None
+    planned: int = 0
+    recorded: int = 0
+    failed: int = 0
+    stale: int = 0
+    running: int = 0
+    requeued: int = 0
+    queued: int = 0
+    outcomes: dict[str, int] = Field(default_factory=dict)
+    recent: list[dict[str, Any]] = Field(default_factory=list)  # the last changes, newest first
+    running_jobs: dict[str, RunningJob] = Field(default_factory=dict)
+    lost: dict[str, LostJob] = Field(default_factory=dict)
+    problems: list[Problem] = Field(default_factory=list)
+    ledger_error: dict[str, Any] | None = None
+    campaign_record: LedgerRecord | None = None
+    last_ts: float | None = None
+    finalized_at: float | None = None
+    source: Literal["redis", "ledger"] = "redis"  # where the counters came from
+    note: str = ""  # what could not be read, in one line
+
+    @property
+    def done(self) -> bool:
+        return self.status in ("finalized", "cancelled", "complete")
+
+
+def _num(v: Any) -> float | None:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def tick(r, cid: str, recent: int = 10) -> CampaignState | None:
+    """The campaign's counters, last changes and running jobs from Redis alone (None: Redis has none)."""
+    snap = counters.snapshot(r, cid, recent) if r is not None else None
+    if snap is None:
+        return None
+    st = CampaignState(campaign_id=cid, status=snap.get("status") or "running", variant=snap.get("variant"),
+                       tier=snap.get("tier"), created=_num(snap.get("created")), outcomes=snap["outcomes"],
+                       recent=snap["recent"], running_jobs=snap["running_jobs"], last_ts=_num(snap.get("last_ts")),
+                       finalized_at=_num(snap.get("finalized_at")),
+                       **{c: snap[c] for c in counters.COUNTERS})
+    st.queued = max(0, st.planned - st.recorded - st.running)
+    return st
+
+
+def from_facts(f: CampaignFacts) -> CampaignState:
+    """The counters as the recording side counts them (Redis has none)."""
+    status = ("cancelled" if f.cancelled else "complete" if f.mode == "local" and f.recorded >= f.planned
+              else "running")
+    return CampaignState(campaign_id=f.campaign_id, status=status, variant=f.variant, tier=f.tier, created=f.created,
+                         planned=f.planned, recorded=f.recorded, outcomes=f.outcomes, source="ledger",
+                         failed=sum(v for k, v in f.outcomes.items() if k in FAILED),
+                         queued=max(0, f.planned - f.recorded))
+
+
+def state(r, source: RecordSource, cid: str, recent: int = 10, limit: int = 50) -> CampaignState:
+    """Everything ``status CID`` shows; a campaign nobody knows is one line (UsageError)."""
+    try:
+        st = tick(r, cid, recent)
+        if st is not None:
+            decorate(r, st)  # read with the counters: a finalize meanwhile deletes the lost jobs' notes
+    except Exception:  # Redis went away between ping and read: the recording side still answers
+        st = None
+    try:
+        facts: CampaignFacts | None = checked(source, Ask(kind="campaign", campaign_ids=[cid], limit=limit)).facts[0]
+    except CoordinatorGone as e:
+        if st is None:
+            raise UsageError(f"campaign {cid!r}: not in Redis, and {e}") from None
+        st.note = f"{e}: its campaign record and failed jobs are not shown"
+        facts = None
+    if st is None:
+        assert facts is not None
+        st = decorate(r, from_facts(facts))
+    if facts is not None:
+        st.campaign_record, st.problems = facts.campaign_record, facts.failures
+        st.variant, st.tier = st.variant or facts.variant, st.tier or facts.tier
+        if facts.campaign_record is not None:
+            st.status = "finalized"
+    return st
+
+
+def decorate(r, st: CampaignState) -> CampaignState:
+    """Add the jobs taken from silent hosts (``lost``) and a failing ledger, from Redis (bounded: only the
+    lost jobs are read, never the whole campaign)."""
+    if r is None:
+        return st
+    for jid, info in deadhosts.lost_jobs_of(r, st.campaign_id).items():
+        now = counters.job_state(r, st.campaign_id, jid).get("state") or "unknown"
+        lost = LostJob.model_validate({**info, "state": now})
+        lost.shown = lost_text(lost) if now != "done" else "re-sent, done"
+        st.lost[jid] = lost
+    st.ledger_error = durable.state(r)
+    return st
+
+
+def lost_text(info: LostJob) -> str:
+    return f"lost ({info.host} silent {fmt_secs(info.silent)}) → re-sent"
+
+
+def campaign_ids(r, source: RecordSource) -> list[str]:
+    """The campaigns the source knows, else (no coordinator alive) the active ones in Redis."""
+    try:
+        return checked(source, Ask(kind="campaigns")).campaigns
+    except CoordinatorGone:
+        return counters.active(r) if r is not None else []
+
+
+def rows(r, source: RecordSource, cid: str) -> list[dict[str, Any]]:
+    """Every planned job with its state, in plan order (``status --all``): the recording side's rows;
+    with no coordinator alive, the plan and job states the broker holds (no wall time)."""
     states = counters.job_states(r, cid) if r is not None else {}
-    recs: dict[str, Any] = {}
-    after = 0
-    while True:
-        page = ledger.page(cid, after_line=after, limit=page_size)
-        if not page:
-            break
-        for _line, job_id, host, overall, wall in page:
-            recs[job_id] = (host, overall, wall)
-        after = page[-1][0]
-    for j in camp.jobs:
-        st = states.get(j.job_id, {})
-        if j.job_id in recs:
-            host, overall, wall = recs[j.job_id]
-            yield {"job_id": j.job_id, "spec": j.spec, "rep": j.rep, "state": "done", "host": host,
-                   "overall": overall, "wall_secs": wall}
-        else:
-            yield {"job_id": j.job_id, "spec": j.spec, "rep": j.rep, "state": st.get("state") or "unknown",
-                   "host": st.get("host") or "", "overall": "", "wall_secs": None}
+    try:
+        planned = checked(source, Ask(kind="rows", campaign_ids=[cid])).rows
+    except CoordinatorGone as e:
+        camp = plans.fetch(r, cid)
+        if camp is None:
+            raise QueueError(f"campaign {cid!r}: no plan in Redis, and {e}") from None
+        return [{"job_id": j.job_id, "spec": j.spec, "rep": j.rep, "state": states.get(j.job_id, {}).get("state")
+                 or "unknown", "host": states.get(j.job_id, {}).get("host") or "",
+                 "overall": states.get(j.job_id, {}).get("overall") or "", "wall_secs": None} for j in camp.jobs]
+    out = []
+    for x in planned:
+        s = states.get(x.job_id, {})
+        out.append({"job_id": x.job_id, "spec": x.spec, "rep": x.rep,
+                    "state": "done" if x.recorded else s.get("state") or "unknown",
+                    "host": x.host if x.recorded else s.get("host") or "", "overall": x.overall,
+                    "wall_secs": x.wall_secs})
+    return out

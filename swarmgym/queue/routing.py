@@ -1,7 +1,8 @@
 """Queue names and the router: a job goes to its pinned host's queue, else to its variant's queue.
 
 Queues: ``variant.<v>`` (any host of that build), ``host.<name>`` (one machine), ``coordinator``
-(the only ledger writer).  A host worker named ``<variant>@<host>`` consumes
+(the only ledger writer) and ``coordinator.ask`` (the CLI's questions to it, which never wait behind
+a backlog of results).  A host worker named ``<variant>@<host>`` consumes
 ``variant.<v>,host.<host>``.  A job's first delivery has the job id as its task id, each later one
 :func:`delivery_id` with ``redelivery=True`` (the job id, ``~`` and six random hex digits).
 """
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from celery import Celery
 
 COORDINATOR_QUEUE = "coordinator"
+ASK_QUEUE = "coordinator.ask"
 
 
 def delivery_id(job_id: str, *, redelivery: bool = False) -> str:
@@ -65,6 +67,8 @@ def route_task(name, args, kwargs, options, task=None, **kw):
             except (ValueError, KeyError):
                 return None
         return None
+    if name == keys.ASK:
+        return {"queue": ASK_QUEUE}
     if name in keys.COORDINATOR_TASKS:
         return {"queue": COORDINATOR_QUEUE}
     return None

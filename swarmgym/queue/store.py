@@ -1,19 +1,17 @@
-"""Campaign state for the queue: the plan file on disk plus Redis counters.
+"""A campaign's state in Redis, as the queue moves it: the campaign hash and the per-job states.
 
-The plan (``runs/campaigns/<cid>.json``, :mod:`swarmgym.campaigns.plan`, written atomically by the
-enqueuer) holds the JobSpecs and the ``cancelled`` flag: it survives a Redis flush, so ``resume``
-works from it and the ledger.  Redis keeps the campaign hash (status ``running`` | ``cancelled`` |
+The plan (``runs/campaigns/<cid>.json`` and ``swarmgym:plan:<cid>``, :mod:`swarmgym.queue.plans`) holds
+the JobSpecs and the ``cancelled`` flag: it survives a Redis flush, so reconcile and ``resume`` work
+from it and the ledger.  Redis keeps the campaign hash (status ``running`` | ``cancelled`` |
 ``finalized`` and the counters) and the per-job states: :mod:`swarmgym.queue.counters` owns them.
 :func:`ensure_redis` recreates the hash from the plan after a flush.
 """
 from __future__ import annotations
 
-from swarmgym.campaigns.plan import Campaign, save_campaign
-from swarmgym.queue import counters, keys, plans
-from swarmgym.queue.redis_util import for_config
+from swarmgym.campaigns.plan import Campaign
+from swarmgym.queue import counters, keys
 
-__all__ = ["Campaign", "load_campaign", "save_campaign", "list_campaigns", "ensure_redis", "mark_job", "job_states",
-           "redis_status", "set_cancelled"]
+__all__ = ["ensure_redis", "mark_job", "job_states", "redis_status"]
 
 
 def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[str, str] | None = None,
@@ -29,24 +27,6 @@ def ensure_redis(r, camp: Campaign, status: str | None = None, recorded: dict[st
         return
     counters.open_campaign(r, camp.campaign_id, planned=len(camp.jobs), variant=camp.variant, tier=camp.tier,
                            created=camp.created, status=status, epoch=opening)
-
-
-def load_campaign(cfg, cid: str) -> Campaign:
-    """The plan from this home, else from Redis (:mod:`swarmgym.queue.plans`)."""
-    return plans.load(cfg, cid, for_config(cfg))
-
-
-def list_campaigns(cfg) -> list[str]:
-    return plans.list_all(cfg, for_config(cfg))
-
-
-def set_cancelled(cfg, r, cid: str) -> Campaign:
-    camp = load_campaign(cfg, cid)
-    camp.cancelled = True
-    save_campaign(cfg, camp)
-    plans.publish(r, camp, cfg.queue.result_expires)
-    ensure_redis(r, camp, "cancelled", opening=False)
-    return camp
 
 
 def mark_job(r, cid: str, job_id: str, state: str, *, task_id: str | None = None, host: str | None = None,

@@ -75,9 +75,9 @@ def test_a_host_sleeping_past_the_window_loses_its_job_to_another_and_its_late_r
 
 
 def test_the_lost_line_names_the_host_and_how_long_it_was_silent():
-    from swarmgym.queue.views import lost_text
+    from swarmgym.queue.progress import LostJob, lost_text
 
-    assert lost_text({"host": "h2", "silent": 130}) == "lost (h2 silent 2m10s) → re-sent"
+    assert lost_text(LostJob(host="h2", silent=130)) == "lost (h2 silent 2m10s) → re-sent"
 
 
 @pytest.mark.slow  # real Celery worker processes

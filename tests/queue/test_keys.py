@@ -12,7 +12,7 @@ from pathlib import Path
 from swarmgym.config import load_config
 from swarmgym.queue import keys
 from swarmgym.queue.app import make_app
-from swarmgym.queue.routing import COORDINATOR_QUEUE, route_task
+from swarmgym.queue.routing import ASK_QUEUE, COORDINATOR_QUEUE, route_task
 from tests.support.queue import documented_patterns
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,8 +65,8 @@ def test_the_app_registers_exactly_the_task_names_of_keys_and_routes_each_to_its
     app.loader.import_default_modules()
     registered = {n for n in app.tasks if n.startswith("swarmgym.")}
     assert registered == set(keys.TASKS)
-    for name in keys.COORDINATOR_TASKS:
-        assert route_task(name, [], {}, {}) == {"queue": COORDINATOR_QUEUE}
+    for name in keys.COORDINATOR_TASKS:  # the CLI's questions have a queue of their own on the coordinator
+        assert route_task(name, [], {}, {}) == {"queue": ASK_QUEUE if name == keys.ASK else COORDINATOR_QUEUE}
     assert route_task(keys.RUN_JOB, [{"variant": "mlx"}], {}, {}) == {"queue": "variant.mlx"}
 
 

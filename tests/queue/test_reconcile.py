@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
+from swarmgym.campaigns.plan import Campaign, load_campaign, plan_jobs, save_campaign
 from swarmgym.config import load_config
 from swarmgym.ledger import Ledger
 from swarmgym.queue import dispatch, store
-from swarmgym.queue.coordinator import FLUSH_SETTLE, reconcile_all
+from swarmgym.queue.reconciling import FLUSH_SETTLE, reconcile_all
 from swarmgym.queue.redis_util import for_config
 from swarmgym.suitekit.suite import load_suite
 from tests.support.queue import app_for, tiny_jobs_home, wait_until
@@ -49,22 +49,23 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
         assert host == "mlx-a" and path.endswith(r.session_id) and (home / "runs" / r.session_id).is_dir()
 
 
-def test_cancel_revokes_unstarted_jobs_and_marks_the_campaign(home, fleet_factory):
+def test_cancel_revokes_unstarted_jobs_and_marks_the_coordinators_plan(home, fleet_factory):
     tiny_jobs_home(home, specs=3)  # light: 3 tiny jobs
+    fleet = fleet_factory()
+    app = app_for(home)
+    fleet.wait_ready(app, [fleet.coordinator()])  # no host yet: every job waits in its queue
     p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "enqueue", "--tier", "light",
                         "--variant", "mlx"], capture_output=True, text=True, timeout=60)
     cid = p.stdout.split()[0]
     c = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "cancel", cid],
                        capture_output=True, text=True, timeout=60)
-    assert c.returncode == 0 and "cancelled" in c.stdout
+    assert c.returncode == 0 and "cancelled; 3 job(s) without a record revoked" in c.stdout, c.stderr
     cfg = load_config(home)
-    assert store.load_campaign(cfg, cid).cancelled
+    assert load_campaign(cfg, cid).cancelled  # the coordinator's plan (this home is the coordinator's)
     assert store.redis_status(for_config(cfg), cid)["status"] == "cancelled"
-    fleet = fleet_factory()
-    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
-    fleet.wait_ready(app_for(home), names)
+    fleet.wait_ready(app, [fleet.worker("mlx", "mlx-a")])
     wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.5, "the queue to drain")
-    time.sleep(1)
+    assert reconcile_all(app, cfg, grace=0)["requeued"] == {}  # reconcile never sends a cancelled campaign again
     assert Ledger(home / "ledger").job_ids(cid) == []
     st = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "status", cid],
                         capture_output=True, text=True, timeout=60)

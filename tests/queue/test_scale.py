@@ -83,7 +83,7 @@ def test_a_duplicate_delivery_neither_double_counts_nor_completes_the_campaign_e
 
 def _finalize_in_subprocess(home, cid) -> subprocess.Popen:
     code = ("import json,sys; from swarmgym.config import load_config; from swarmgym.queue.app import make_app; "
-            "from swarmgym.queue.coordinator import finalize; cfg=load_config(sys.argv[1]); "
+            "from swarmgym.queue.finalizing import finalize; cfg=load_config(sys.argv[1]); "
             "print(json.dumps(finalize(make_app(cfg), cfg, sys.argv[2])))")
     return subprocess.Popen([sys.executable, "-c", code, str(home), cid], stdout=subprocess.PIPE, text=True,
                             cwd=str(REPO))
@@ -99,7 +99,7 @@ def _record_all(home, camp) -> None:
 
 
 def test_finalize_writes_the_campaign_record_exactly_once_when_called_concurrently_and_again(home, rdb):
-    from swarmgym.queue.coordinator import finalize
+    from swarmgym.queue.finalizing import finalize
 
     cid = "fin-camp"
     camp = plan(home, cid, 40)
@@ -125,7 +125,7 @@ def test_finalize_writes_the_campaign_record_exactly_once_when_called_concurrent
 
 
 def test_finalize_is_reentrant_after_a_crash_holding_the_claim_or_after_the_record(home, rdb):
-    from swarmgym.queue.coordinator import finalize
+    from swarmgym.queue.finalizing import finalize
 
     cid = "crash-camp"
     camp = plan(home, cid, 5)
@@ -171,7 +171,7 @@ def test_status_is_computed_from_counters_and_costs_the_same_for_3_or_3000_jobs(
     cost = {}
     for cid in ("small", "big"):
         before = _commands(r)
-        progress.summary(cfg, r, cid)
+        progress.tick(r, cid)
         cost[cid] = _commands(r) - before - 1  # minus the INFO call itself
     assert cost["small"] == cost["big"] <= 3
 

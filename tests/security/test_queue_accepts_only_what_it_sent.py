@@ -93,7 +93,7 @@ def _wait_refused(r, kind: str, job_id: str, timeout: float = 60) -> dict:
 
 @pytest.mark.slow  # the hostile fleet: real Celery worker processes
 def test_forged_record_job_sent_to_the_real_coordinator_is_refused_with_its_run_folder(fleet, redis_server, tmp_path):
-    from swarmgym.workers.artefacts import encode, pack
+    from swarmgym.queue.bundle import encode, pack
 
     r = redis_server.client()
     cfg = load_config(fleet.home, environ={})

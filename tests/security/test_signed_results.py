@@ -116,12 +116,13 @@ def test_after_redis_lost_the_campaign_a_signed_planned_result_is_accepted(plann
 
 def test_counters_rebuilt_after_a_flush_do_not_pretend_nothing_was_lost(planned):
     from swarmgym.queue import store
+    from swarmgym.queue.asking import CoordinatorSource
 
     cfg, r, camp, job = planned
     r.flushdb()
     store.ensure_redis(r, camp, recorded={}, ttl=60)  # what the coordinator does when it finds them gone
     assert r.exists(keys.campaign(camp.campaign_id)) and not counters.intact(r, camp.campaign_id)
-    store.set_cancelled(cfg, r, camp.campaign_id)  # a later refresh does not bring the epoch back either
+    CoordinatorSource(cfg, r).save(camp.model_copy(update={"cancelled": True}))  # nor a later refresh (cancel)
     assert not counters.intact(r, camp.campaign_id)
 
 

@@ -133,9 +133,10 @@ def documented_patterns() -> list[str]:
 
 
 def plan(home, cid: str, n: int, tier: str = "high"):
-    """A saved campaign ``cid`` of ``n`` jobs (the suite's jobs repeated), its counters planned in Redis."""
+    """A saved campaign ``cid`` of ``n`` jobs (the suite's jobs repeated), published and its counters planned
+    in Redis (as ``enqueue`` does, without sending a job)."""
     from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
-    from swarmgym.queue import counters, store
+    from swarmgym.queue import counters, plans, store
     from swarmgym.queue.redis_util import for_config
     from swarmgym.suitekit.suite import load_suite
 
@@ -147,6 +148,7 @@ def plan(home, cid: str, n: int, tier: str = "high"):
                     jobs=jobs)
     save_campaign(cfg, camp)
     r = for_config(cfg)
+    plans.publish(r, camp, 3600)
     store.ensure_redis(r, camp)
     counters.plan_jobs(r, cid, [(j.job_id, j.job_id) for j in jobs], ttl=3600)
     return camp

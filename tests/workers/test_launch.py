@@ -20,10 +20,10 @@ def test_a_host_keeps_the_pool_and_concurrency_it_is_given():
     assert argv[argv.index("--loglevel") + 1] == "DEBUG"
 
 
-def test_the_coordinator_consumes_the_coordinator_queue_with_a_thread_pool_of_the_configured_size():
+def test_the_coordinator_consumes_its_queue_and_the_clis_questions_with_a_thread_pool_of_the_configured_size():
     argv = worker_argv(coordinator_worker("studio", threads=8), python="py")
     assert argv == ["py", "-m", "celery", "-A", "swarmgym.queue.app", "worker", "-n", "coordinator@studio",
-                    "-Q", "coordinator", "-c", "8", "-P", "threads", *TAIL]
+                    "-Q", "coordinator,coordinator.ask", "-c", "8", "-P", "threads", *TAIL]
 
 
 def test_a_coordinator_on_another_pool_runs_one_task_at_a_time():

@@ -7,8 +7,8 @@ import os
 import tarfile
 
 from swarmgym.models import SessionDoc, Turn
+from swarmgym.queue.bundle import ship, unpack
 from swarmgym.reports.session import write_session
-from swarmgym.workers.artefacts import ship, unpack
 
 
 def test_a_run_folder_arrives_whole_on_the_coordinator_without_shipping_its_report(tmp_path):

@@ -1,4 +1,4 @@
-"""Ship a job's run folder (``runs/<session_id>/``) to the coordinator, or record where it stayed.
+"""A job's run folder on the wire: packed on the host, unpacked by the coordinator (or where it stayed).
 
 Within ``cfg.queue.artefact_cap_mb`` the folder travels as a base64 gzip tarball in a
 ``record_job`` message, next to the JobResult; larger folders stay on the host and ``JobResult.artefacts`` says
