@@ -1,6 +1,7 @@
 """Chaos benchmark: a `high` campaign over a real fleet under random faults, nobody at the keyboard.
 
-    sudo python benchmarks/chaos.py [--faults 20] [--hosts 3] [--dead-host-secs 10] [--seed 1] [--time-scale 1.0] [--json]
+    sudo python benchmarks/chaos.py [--faults 20] [--kinds K1,K2] [--hosts 3] [--dead-host-secs 10]
+                                    [--reconcile-secs 60] [--seed 1] [--time-scale 1.0] [--json]
 
 One throwaway ``redis-server`` (no persistence), a coordinator, ``--hosts`` simulated hosts (real Celery
 worker processes running the simulator) and ``celery beat``, all started here.  A supervisor restarts
@@ -10,16 +11,22 @@ First a fault-free campaign gives makespan / ideal (ideal = max(sum(d)/hosts, ma
 measured duration).  Then the same campaign again under ``--faults`` faults drawn at random from:
 
 ``kill_host``         SIGKILL a host's whole process tree mid-job (restarted after dead_host_secs + 5 s)
+``restart_host``      SIGKILL a host's whole process tree mid-job and restart it at once under the same name
+                      (systemd's ``Restart=always``: its heartbeat never stops, only its life changes)
 ``stop_host``         SIGSTOP a host mid-job for dead_host_secs + 5 s, then SIGCONT (a sleeping Mac)
 ``kill_coordinator``  SIGKILL the coordinator (restarted after 3 s)
-``restart_redis``     restart Redis without persistence (every queue, lease and counter gone)
+``restart_redis``     restart Redis without persistence (every queue, lease, counter and plan copy gone)
 ``ledger_full``       fill the coordinator's ledger disk (a small tmpfs) for 20 s
 
-Per fault kind it prints: faults, jobs hit, recorded, duplicated, lost, seconds from fault to recovery
-(max) and whether a person had to act.  Recovery: a job taken from a host is running elsewhere or
-recorded; the coordinator has recorded again; every unrecorded job is queued or running again; the
-ledger accepts writes again and the error is gone.  Needs root for the tmpfs (else ``ledger_full`` is
-skipped and says so).
+``--kinds`` draws the faults from some kinds only (e.g. ``--kinds restart_host,restart_redis``).
+``--reconcile-secs`` is the shipped 60 s by default: recovery must not wait for the periodic reconcile.
+
+Per fault kind it prints: faults, jobs hit (for a Redis restart: every job not recorded when it
+happened), recorded, duplicated, lost, seconds from fault to recovery (max), seconds from fault until
+every job it hit is recorded (max) and whether a person had to act.  Recovery: a job taken from a host
+is running elsewhere or recorded; the coordinator has recorded again; every unrecorded job is queued or
+running again; the ledger accepts writes again and the error is gone.  Needs root for the tmpfs (else
+``ledger_full`` is skipped and says so).
 """
 from __future__ import annotations
 
@@ -42,13 +49,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from swarmgym.config import load_config  # noqa: E402
 from swarmgym.models import LedgerRecord  # noqa: E402
-from swarmgym.queue import deadhosts, dispatch, durable, keys, liveness  # noqa: E402
+from swarmgym.queue import deadhosts, dispatch, durable, keys, liveness, plans  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
 from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
 from swarmgym.testing.localredis import LocalRedis  # noqa: E402
 
-KINDS = ["kill_host", "stop_host", "kill_coordinator", "restart_redis", "ledger_full"]
+KINDS = ["kill_host", "restart_host", "stop_host", "kill_coordinator", "restart_redis", "ledger_full"]
 FILL_SECS = 20.0
 
 
@@ -82,6 +89,20 @@ def jsonl_counts(home: Path, cid: str) -> Counter:
     return out
 
 
+def recorded_at(home: Path, cid: str) -> dict[str, float]:
+    """job_id -> when its (first) record was written, for the campaign's session records."""
+    out: dict[str, float] = {}
+    path = home / "ledger" / "sessions.jsonl"
+    for line in path.read_text(errors="replace").splitlines() if path.exists() else []:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if rec.get("campaign_id") == cid and rec.get("kind") == "session":
+            out.setdefault(rec["job_id"], float(rec.get("ts") or 0))
+    return out
+
+
 def finalized(home: Path, cid: str) -> bool:
     """Read the jsonl only: this process must never write the ledger (the coordinator alone does)."""
     path = home / "ledger" / "sessions.jsonl"
@@ -94,14 +115,15 @@ def finalized(home: Path, cid: str) -> bool:
 class Stack:
     """Redis + coordinator + hosts + beat, with a supervisor that restarts what died."""
 
-    def __init__(self, root: Path, name: str, hosts: int, dead_secs: float, tmpfs: bool, scale: float):
+    def __init__(self, root: Path, name: str, hosts: int, dead_secs: float, tmpfs: bool, scale: float,
+                 reconcile_secs: float = 60.0):
         self.redis = LocalRedis()
         self.home = root / name
         (self.home / "ledger").mkdir(parents=True)
         self.tmpfs = tmpfs and self._mount()
         (self.home / "config.yaml").write_text(yaml.safe_dump({"queue": {
             "broker_url": self.redis.url(0), "result_backend": self.redis.url(1), "visibility_timeout": 172800,
-            "lease_ttl": max(3, int(dead_secs / 2)), "dead_host_secs": dead_secs, "reconcile_secs": 5,
+            "lease_ttl": max(3, int(dead_secs / 2)), "dead_host_secs": dead_secs, "reconcile_secs": reconcile_secs,
             "lost_grace": 60, "sample_hz": 1.0}}))
         self.cfg = load_config(self.home)
         self.app = make_app(self.cfg)
@@ -172,6 +194,10 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
         current["recovery_s"] = round(time.time() - current["at"], 1) if check_recovered(
             stack, cid, current, planned, time.time()) else None
         events.append(current)
+    when = recorded_at(home, cid)
+    for ev in events:  # from the fault until every job it hit is recorded
+        hit = [when.get(j) for j in ev["jobs"]]
+        ev["recorded_s"] = round(max(hit) - ev["at"], 1) if hit and all(hit) else None
     counts = jsonl_counts(home, cid)
     recs = [LedgerRecord.model_validate_json(line) for line in (home / "ledger" / "sessions.jsonl").read_text(
         errors="replace").splitlines() if f'"campaign_id":"{cid}"' in line and '"kind":"session"' in line]
@@ -189,7 +215,7 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
 def inject(stack: Stack, kind: str, cid: str, dead_secs: float) -> dict | None:
     r = for_config(stack.cfg)
     ev: dict = {"kind": kind, "at": time.time(), "jobs": [], "manual": False}
-    if kind in ("kill_host", "stop_host"):
+    if kind in ("kill_host", "restart_host", "stop_host"):
         try:
             running = [(j, e) for j, e in liveness.running(r).items() if e.get("host") in stack.hosts
                        and f"mlx@{e['host']}" not in stack.down]
@@ -202,10 +228,13 @@ def inject(stack: Stack, kind: str, cid: str, dead_secs: float) -> dict | None:
         name = f"mlx@{host}"
         procs = tree(stack.fleet.procs[name].popen.pid)
         ev.update(host=host, jobs=[jid])
-        if kind == "kill_host":
+        if kind in ("kill_host", "restart_host"):
             signal_all(procs, signal.SIGKILL)
             stack.fleet.procs[name].popen.wait(timeout=10)
-            stack.down[name] = time.time() + dead_secs + 5
+            if kind == "restart_host":  # back at once under the same name
+                stack.fleet.worker("mlx", host)
+            else:
+                stack.down[name] = time.time() + dead_secs + 5
         else:
             signal_all(procs, signal.SIGSTOP)
             ev["wake"] = (procs, time.time() + dead_secs + 5)
@@ -216,6 +245,8 @@ def inject(stack: Stack, kind: str, cid: str, dead_secs: float) -> dict | None:
         stack.fleet.procs[name].popen.wait(timeout=10)
         stack.down[name] = time.time() + 3
     elif kind == "restart_redis":
+        done = jsonl_counts(stack.home, cid)  # every job not recorded yet is hit
+        ev["jobs"] = [j.job_id for j in plans.find(stack.cfg, cid, r).jobs if not done[j.job_id]]
         stack.redis.restart()
     elif kind == "ledger_full":
         if not stack.tmpfs:
@@ -249,7 +280,7 @@ def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: f
     counts = jsonl_counts(stack.home, cid)
     ok = False
     try:
-        if ev["kind"] in ("kill_host", "stop_host"):  # the job is back in the queue (or already recorded)
+        if ev["kind"] in ("kill_host", "restart_host", "stop_host"):  # the job is back in the queue (or recorded)
             (jid,) = ev["jobs"]
             holder = r.get(keys.lease(jid)) or ""
             ok = (counts[jid] >= 1 or jid in deadhosts.lost_jobs_of(r, cid)
@@ -279,11 +310,13 @@ def report(base: dict, chaos: dict, dead_secs: float, n_faults: int) -> list[dic
             continue
         hit = sorted({j for e in evs for j in e["jobs"]})
         rec = [e.get("recovery_s") for e in evs if not e.get("skipped")]
+        done = [e.get("recorded_s") for e in evs if e["jobs"]]
         rows.append({"fault": kind, "faults": len(evs), "skipped": sum(1 for e in evs if e.get("skipped")),
                      "jobs_hit": len(hit), "recorded": sum(1 for j in hit if chaos["counts"][j] >= 1),
                      "duplicated": sum(chaos["counts"][j] - 1 for j in hit if chaos["counts"][j] > 1),
                      "lost": sum(1 for j in hit if chaos["counts"][j] == 0),
                      "recovery_max_s": max((x for x in rec if x is not None), default=None),
+                     "recorded_max_s": max((x for x in done if x is not None), default=None),
                      "unrecovered": sum(1 for x in rec if x is None), "manual": any(e["manual"] for e in evs)})
     return rows
 
@@ -293,6 +326,8 @@ def main() -> None:
     ap.add_argument("--faults", type=int, default=20, help="faults in the chaos campaign")
     ap.add_argument("--hosts", type=int, default=3)
     ap.add_argument("--dead-host-secs", type=float, default=10.0)
+    ap.add_argument("--reconcile-secs", type=float, default=60.0, help="queue.reconcile_secs (the shipped default)")
+    ap.add_argument("--kinds", default=",".join(KINDS), help="fault kinds to draw from, comma-separated")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-baseline", action="store_true", help="no fault-free campaign (no makespan/ideal)")
     ap.add_argument("--json", action="store_true")
@@ -302,20 +337,25 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the cleanup (mounts, servers) on kill
     rng = random.Random(a.seed)
     random.seed(a.seed)
-    faults = [KINDS[i % len(KINDS)] for i in range(a.faults)]
+    kinds = [k.strip() for k in a.kinds.split(",") if k.strip()]
+    if not kinds or set(kinds) - set(KINDS):
+        ap.error(f"--kinds: expected some of {', '.join(KINDS)}, got {a.kinds!r}")
+    faults = [kinds[i % len(kinds)] for i in range(a.faults)]
     rng.shuffle(faults)
     root = Path(tempfile.mkdtemp(prefix="swarmgym-chaos-"))
     base = None
     if not a.skip_baseline:
         print(f"fault-free `high` campaign over {a.hosts} hosts ...", file=sys.stderr, flush=True)
-        stack = Stack(root, "calm", a.hosts, a.dead_host_secs, tmpfs=False, scale=a.time_scale)
+        stack = Stack(root, "calm", a.hosts, a.dead_host_secs, tmpfs=False, scale=a.time_scale,
+                      reconcile_secs=a.reconcile_secs)
         try:
             stack.start()
             base = run_campaign(stack, "calm", 30, [], rng, a.dead_host_secs)
         finally:
             stack.close()
     print(f"`high` campaign under {a.faults} faults: {', '.join(faults)} ...", file=sys.stderr, flush=True)
-    stack = Stack(root, "chaos", a.hosts, a.dead_host_secs, tmpfs=os.geteuid() == 0, scale=a.time_scale)
+    stack = Stack(root, "chaos", a.hosts, a.dead_host_secs, tmpfs=os.geteuid() == 0, scale=a.time_scale,
+                  reconcile_secs=a.reconcile_secs)
     try:
         stack.start()
         chaos = run_campaign(stack, "chaos", 30, faults, rng, a.dead_host_secs)
@@ -335,15 +375,16 @@ def main() -> None:
           f"{len(chaos['events'])} fault(s) injected" + (f", not injected: {chaos['not_injected']}"
                                                          if chaos["not_injected"] else ""))
     print(f"{'fault':<18}{'n':>3}{'jobs hit':>9}{'recorded':>9}{'dup':>5}{'lost':>5}{'recovery s (max)':>18}"
-          f"{'manual':>8}")
+          f"{'recorded s (max)':>18}{'manual':>8}")
     for x in rows:
         rec = "-" if x["recovery_max_s"] is None else f"{x['recovery_max_s']:.1f}"
         if x["unrecovered"]:
             rec += f" ({x['unrecovered']} not)"
         if x["skipped"]:
             rec = f"skipped ({x['skipped']})"
+        done = "-" if x["recorded_max_s"] is None else f"{x['recorded_max_s']:.1f}"
         print(f"{x['fault']:<18}{x['faults']:>3}{x['jobs_hit']:>9}{x['recorded']:>9}{x['duplicated']:>5}{x['lost']:>5}"
-              f"{rec:>18}{'yes' if x['manual'] else 'no':>8}")
+              f"{rec:>18}{done:>18}{'yes' if x['manual'] else 'no':>8}")
     print(f"goal: 0 lost, 0 duplicated, 0 manual, recovery <= dead_host_secs + 30 = {a.dead_host_secs + 30:.0f}s")
     if base:
         print(f"\nfault-free makespan {base['makespan']:.1f}s, ideal {base['ideal']:.1f}s, ratio "

@@ -1,9 +1,11 @@
-"""Dead and sleeping hosts: re-send their running job at once, never wait out the visibility timeout.
+"""Dead, sleeping and restarted hosts: re-send their running job at once, never wait out the visibility timeout.
 
-:func:`sweep` (run by the coordinator every few seconds, and by every reconcile) looks at the jobs
-hosts are running (:data:`swarmgym.queue.keys.RUNNING`).  A job whose host has been silent for
-``queue.dead_host_secs`` — no lease renewal, no heartbeat: killed, powered off, SIGSTOPped, asleep —
-is taken from it:
+:func:`sweep` (run by the coordinator every few seconds, at once when a host announces a new life, and by
+every reconcile) looks at the jobs hosts are running (:data:`swarmgym.queue.keys.RUNNING`).  A job is
+taken from its host when the host has been silent for ``queue.dead_host_secs`` — no lease renewal, no
+heartbeat: killed, powered off, SIGSTOPped, asleep — or when the job belongs to an earlier *life* of a
+host that has since announced a new one (SIGKILLed and restarted at once under the same name by systemd
+or launchd: its heartbeats never stopped, but the process running the job is gone):
 
 1. its running entry is claimed atomically (one sweeper acts, once);
 2. the old delivery is marked stale (``swarmgym:stale`` task_id -> job) and its unacknowledged
@@ -12,8 +14,10 @@ is taken from it:
 3. the lease is freed if the silent host still holds it, and the job goes back to its queue as a new
    delivery; the campaign remembers ``lost (h2 silent 2m10s) -> re-sent`` for ``status``.
 
-A host that wakes up (SIGCONT) finishes its run and sends its result; the ledger records it only if
-the job has no record yet (exactly one record per job, whichever run ends first).
+A host that wakes up (SIGCONT), or a pool process of an earlier life that outlived its worker, finishes
+its run and sends its result; the ledger records it only if the job has no record yet (exactly one record
+per job, whichever run ends first), and its lease renewer, finding its delivery stale, never takes the
+lease back.
 """
 from __future__ import annotations
 
@@ -105,10 +109,6 @@ def job_done(r: redis.Redis, cid: str, jid: str) -> bool:
     return counters.job_state(r, cid, jid).get("state") == JobState.DONE
 
 
-def is_stale(r: redis.Redis, task_id: str | None) -> bool:
-    return task_id is not None and bool(r.hexists(keys.STALE, task_id))
-
-
 def lost_jobs_of(r: redis.Redis, cid: str) -> dict[str, dict]:
     out = {}
     for jid, raw in (r.hgetall(keys.campaign_lost(cid)) or {}).items():
@@ -119,7 +119,7 @@ def lost_jobs_of(r: redis.Redis, cid: str) -> dict[str, dict]:
     return out
 
 
-def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: float) -> str:
+def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: float, restarted: bool = False) -> str:
     job = entry["job"]
     cid, host, old = entry.get("cid") or job.get("campaign_id"), entry["host"], entry.get("task_id") or ""
     tid = delivery_id(jid, redelivery=True)
@@ -128,7 +128,8 @@ def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: f
     if old:
         pipe.hset(keys.STALE, old, json.dumps({"job_id": jid, "host": host, "ts": round(time.time(), 3)}))
     pipe.expire(keys.STALE, ttl)
-    lost = {"host": host, "silent": round(silent, 1), "ts": round(time.time(), 3), "stale_task": old, "task_id": tid}
+    lost = {"host": host, "silent": round(silent, 1), "ts": round(time.time(), 3), "stale_task": old, "task_id": tid,
+            "restarted": restarted}
     pipe.hset(keys.campaign_lost(cid), jid, json.dumps(lost))
     pipe.expire(keys.campaign_lost(cid), ttl)
     pipe.execute()
@@ -142,12 +143,20 @@ def _resend(app, r: redis.Redis, cfg, jid: str, entry: dict[str, Any], silent: f
     return tid
 
 
+def earlier_life(entry: dict[str, Any], lives: dict[str, str]) -> str | None:
+    """The life a running entry belongs to, when its host has announced a newer one since (else None)."""
+    life, now = entry.get("life"), lives.get(entry.get("host", ""))
+    return life if life and now and life != now else None
+
+
 def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> list[dict]:
-    """Re-send the running job of every host silent for ``queue.dead_host_secs``; returns what was done."""
+    """Re-send the running job of every host silent for ``queue.dead_host_secs``, and every job an earlier
+    life of its host left running; returns what was done."""
     r = r or for_config(cfg)
     now = now or time.time()
     window = cfg.queue.dead_host_secs
     last = liveness.beats(r)
+    lives = liveness.lives(r)
     done: list[dict] = []
     for jid, raw in (r.hgetall(keys.RUNNING) or {}).items():
         try:
@@ -157,7 +166,8 @@ def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> l
             continue
         host = entry.get("host", "?")
         silent = now - max(last.get(host, 0.0), float(entry.get("since") or 0))
-        if silent < window:
+        old_life = earlier_life(entry, lives)
+        if silent < window and old_life is None:
             continue
         if not r.eval(_CLAIM, 1, keys.RUNNING, jid, raw):
             continue  # another sweeper took it, or the host finished meanwhile
@@ -167,13 +177,15 @@ def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> l
         if cid and (store.redis_status(r, cid).get("status") in ("cancelled", "finalized")):
             continue
         try:
-            tid = _resend(app, r, cfg, jid, entry, silent)
+            tid = _resend(app, r, cfg, jid, entry, silent, restarted=old_life is not None)
         except Exception as e:  # the broker hiccupped: put the entry back, the next sweep retries
             log.error("dead host %s: could not re-send %s: %s", host, jid, e)
             r.hset(keys.RUNNING, jid, raw)
             continue
-        log.warning("host %s silent %s: job %s re-sent as %s (delivery %s is stale)", host,
-                    liveness.fmt_secs(silent), jid, tid, entry.get("task_id"))
+        why = (f"restarted (life {old_life} -> {lives.get(host)})" if old_life is not None
+               else f"silent {liveness.fmt_secs(silent)}")
+        log.warning("host %s %s: job %s re-sent as %s (delivery %s is stale)", host, why, jid, tid,
+                    entry.get("task_id"))
         done.append({"job_id": jid, "host": host, "silent": round(silent, 1), "task_id": tid,
-                     "stale_task": entry.get("task_id")})
+                     "stale_task": entry.get("task_id"), "restarted": old_life is not None})
     return done

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import time
 from dataclasses import dataclass
 
@@ -24,6 +25,8 @@ from swarmgym.queue import counters, keys, liveness, plans, store
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE, declare_queues, delivery_id, queue_for_job
 from swarmgym.trust.secrets import mask_url
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -227,8 +230,28 @@ def running_job_ids(r, job_ids: list[str]) -> set[str]:
 RECORDING_GRACE = 600.0  # a result sent to the coordinator but not recorded yet (ledger writes retrying)
 
 
-def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> list[JobSpec]:
-    """Jobs with no ledger record, not queued, not running, in a campaign older than ``grace`` seconds."""
+def active_job_ids(app, timeout: float = 2.0) -> set[str]:
+    """Jobs a host says it is running now (a broadcast): what Redis cannot say after it lost its keys."""
+    try:
+        active = app.control.inspect(timeout=timeout).active() or {}
+    except Exception as e:  # the broker is still coming back: the leases will say it instead
+        log.warning("inspect active: %s", e)
+        return set()
+    out = set()
+    for tasks in active.values():
+        for t in tasks or []:
+            if t.get("name") != keys.RUN_JOB:
+                continue
+            args = t.get("args") or []
+            job = args[0] if isinstance(args, (list, tuple)) and args and isinstance(args[0], dict) else {}
+            out.add(str(job.get("job_id") or str(t.get("id") or "").split("~")[0]))
+    return out
+
+
+def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None,
+              busy: set[str] | frozenset[str] = frozenset()) -> list[JobSpec]:
+    """Jobs with no ledger record, not queued, not running (nor in ``busy``), in a campaign older than
+    ``grace`` seconds."""
     now = now or time.time()
     if camp.cancelled or now - camp.created < grace:
         return []
@@ -237,7 +260,8 @@ def lost_jobs(cfg, camp: Campaign, grace: float, now: float | None = None) -> li
         return []
     r = for_config(cfg)
 
-    busy = queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo]) | set(liveness.running(r))
+    busy = (set(busy) | queued_job_ids(r) | running_job_ids(r, [j.job_id for j in todo])
+            | set(liveness.running(r)))
     states = store.job_states(r, camp.campaign_id)
     recent = {j for j, s in states.items() if (s.get("state") == "queued" and now - s.get("ts", 0) < grace)
               or (s.get("state") == "recording" and now - s.get("ts", 0) < max(grace, RECORDING_GRACE))}

@@ -49,13 +49,17 @@ def live_host_weights(app, variant: str, timeout: float = 0.5) -> dict[str, floa
 
 def rebuild_counters(cfg, r, cid: str) -> dict | None:
     """Redis lost a campaign's counters (flush, restart without persistence): rebuild them from the
-    plan and the ledger, once (linear in the campaign)."""
+    plan and the ledger, once (linear in the campaign), and note when (``flushed_at``: reconcile then
+    re-sends what nobody runs, :mod:`swarmgym.queue.reconciling`)."""
     try:
         camp = plans.find(cfg, cid, r)
     except SwarmgymError as e:
         log.error("counters of %s: %s", cid, e)
         return None
     store.ensure_redis(r, camp, recorded=ledger_for(cfg).overall_by_job(cid), ttl=cfg.queue.result_expires)
+    if r.hsetnx(keys.campaign(cid), "flushed_at", round(time.time(), 3)):
+        log.warning("campaign %s: Redis lost its state (restarted without persistence, or flushed): counters "
+                    "rebuilt from the plan and the ledger; reconcile re-sends what nobody runs", cid)
     return counters.snapshot(r, cid, recent=0)
 
 

@@ -2,7 +2,8 @@
 
 The value is ``<host>|<life>|<pid>|<token>``: the host, the life of its worker that took the lease
 (:func:`swarmgym.queue.liveness.this_life`: a worker restarted under the same name is a new life), the
-process and a token.  A thread renews the expiry while the job runs; if Redis lost the key (flushed),
+process and a token.  A thread renews the expiry while the job runs (every ttl/3, at most every
+:data:`RENEW_MAX` seconds); if Redis lost the key (restarted, flushed),
 the renewer sets it again — unless the coordinator took the delivery from this host meanwhile (it is
 in :data:`~swarmgym.queue.keys.STALE`): then the lease is lost and stays with whoever has it now.  When
 the renewer sets a lost lease again it calls ``on_reset`` (the host publishes its running job again).
@@ -26,6 +27,7 @@ from swarmgym.queue import keys
 from swarmgym.queue.liveness import beat, this_life
 
 log = logging.getLogger(__name__)
+RENEW_MAX = 10.0  # seconds between renewals at most: after a Redis restart a running job is seen again this soon
 
 # KEYS: lease, stale deliveries   ARGV: value, ttl, task id
 # -> 1 renewed, 2 set again (Redis had lost it), 0 held by someone else, -1 our delivery was taken from us
@@ -136,7 +138,7 @@ class JobLease:
         self._thread.start()
 
     def _renew_loop(self) -> None:
-        interval = max(0.5, min(self.ttl / 3, self.beat_every))
+        interval = max(0.5, min(self.ttl / 3, self.beat_every, RENEW_MAX))
         while not self._stop.wait(interval):
             self._beat()
             try:

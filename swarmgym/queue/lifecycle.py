@@ -22,7 +22,7 @@ import psutil
 import redis
 from celery.signals import worker_ready, worker_shutting_down
 
-from swarmgym.queue import deadhosts, keys, liveness
+from swarmgym.queue import deadhosts, keys, liveness, plans
 from swarmgym.queue.appconfig import app_config
 from swarmgym.queue.redis_util import for_config
 from swarmgym.queue.routing import COORDINATOR_QUEUE
@@ -37,21 +37,15 @@ def sweep_interval(cfg) -> float:
     return max(1.0, min(cfg.queue.dead_host_secs / 4, 15.0))
 
 
-def send_reconcile(app, cfg, *, force: bool = False, r=None, countdown: float | None = None) -> bool:
+def send_reconcile(app, cfg, *, force: bool = False, r=None) -> bool:
     """Send ``reconcile`` unless one was sent within ``reconcile_secs`` (beat or another watchdog)."""
     r = r or for_config(cfg)
     ttl = max(1, int(cfg.queue.reconcile_secs * 0.9))
     if not r.set(keys.RECONCILE_DUE, str(time.time()), nx=True, ex=ttl) and not force:
         return False
-    app.send_task(keys.RECONCILE, queue=COORDINATOR_QUEUE, ignore_result=True, countdown=countdown,
-                  expires=max(5.0, cfg.queue.reconcile_secs) + (countdown or 0))
+    app.send_task(keys.RECONCILE, queue=COORDINATOR_QUEUE, ignore_result=True,
+                  expires=max(5.0, cfg.queue.reconcile_secs))
     return True
-
-
-def broker_lost(r) -> bool:
-    """Did Redis lose every key since the last look (a restart without persistence, a flush)?  The
-    coordinator keeps :data:`~swarmgym.queue.keys.BROKER_SINCE`; it is gone only when everything is."""
-    return bool(r.set(keys.BROKER_SINCE, round(time.time(), 3), nx=True))
 
 
 def _watchdog(app, cfg) -> None:
@@ -59,11 +53,9 @@ def _watchdog(app, cfg) -> None:
     every = sweep_interval(cfg)
     while not _STOP.is_set():
         try:
-            woke = r.blpop([keys.ANNOUNCED], timeout=max(1, int(min(every, _WAKE_BLOCK))))
-            if woke:
-                log.info("watchdog: %s announced a new life: sweeping now", woke[1])
             deadhosts.sweep(app, cfg, r=r)
-            if broker_lost(r):
+            plans.keep_copies(cfg, r)  # a plan enqueued elsewhere survives a Redis restart in this home
+            if liveness.broker_lost(r):
                 log.warning("broker: Redis lost every swarmgym key (restarted without persistence, or flushed): "
                             "reconciling every campaign now")
                 if _ME:  # the CLI asks whether a coordinator is alive: say so now, not at the next beat
@@ -71,6 +63,9 @@ def _watchdog(app, cfg) -> None:
                 send_reconcile(app, cfg, force=True, r=r)
             else:
                 send_reconcile(app, cfg, r=r)
+            woke = r.blpop([keys.ANNOUNCED], timeout=max(1, int(min(every, _WAKE_BLOCK))))
+            if woke:
+                log.info("watchdog: a host announced a new life (%s): sweeping now", woke[1])
         except Exception as e:  # Redis down, broker restarting: the next tick tries again
             log.warning("watchdog: %s", e)
             _STOP.wait(1.0)
@@ -86,7 +81,7 @@ def start_coordinator(app, cfg, node: str, queues: list[str], started: float) ->
     _ME[:] = [r, node, info["life"], liveness.HostBeat(cfg.queue.broker_url, node, cfg.queue.dead_host_secs / 4,
                                                        info).start()]
     try:
-        r.set(keys.BROKER_SINCE, round(time.time(), 3), nx=True)
+        liveness.broker_lost(r)  # (at the first start on this Redis, nothing was lost: reconcile runs anyway)
         n = deadhosts.restore_unacked(r, before=started)
         if n:
             log.warning("coordinator: %d message(s) left unacknowledged by a previous coordinator put back", n)

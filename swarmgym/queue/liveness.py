@@ -175,6 +175,23 @@ def hosts(r: redis.Redis, dead_secs: float, now: float | None = None) -> dict[st
     return out
 
 
+def broker_lost(r: redis.Redis) -> bool:
+    """Did Redis lose every key since the coordinator last looked (a restart without persistence, a
+    flush)?  :data:`~swarmgym.queue.keys.BROKER_SINCE` is set by the coordinator when it starts and
+    whenever it finds it gone; only losing everything removes it.  Called by the coordinator alone."""
+    return bool(r.set(keys.BROKER_SINCE, round(time.time(), 3), nx=True))
+
+
+def broker_since(r: redis.Redis) -> float | None:
+    """Since when this Redis holds the fleet's keys, as the coordinator saw (None: no coordinator has
+    looked since Redis started empty)."""
+    raw = r.get(keys.BROKER_SINCE)
+    try:
+        return float(raw) if raw else None
+    except ValueError:
+        return None
+
+
 def fmt_secs(secs: float) -> str:
     """``130`` -> ``2m10s``; ``4`` -> ``4s``; ``3725`` -> ``1h02m``."""
     s = round(secs)

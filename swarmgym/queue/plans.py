@@ -62,6 +62,23 @@ def find(cfg, cid: str, r: redis.Redis | None) -> Campaign:
     return camp
 
 
+def keep_copies(cfg, r: redis.Redis) -> int:
+    """Keep in this home a copy of every active campaign's plan it lacks (the coordinator, each watchdog
+    tick: a campaign enqueued from another machine is then resumed after a Redis restart too)."""
+    kept = 0
+    for cid in active(r):
+        if campaign_path(cfg, cid).is_file():
+            continue
+        camp = fetch(r, cid)
+        if camp is not None:
+            try:
+                save_campaign(cfg, camp)
+                kept += 1
+            except OSError as e:
+                log.warning("plan %s not kept in %s: %s", cid, cfg.home, e)
+    return kept
+
+
 def list_all(cfg, r: redis.Redis | None) -> list[str]:
     """Campaigns planned in this home, plus the active ones any enqueuer published."""
     ids = set(list_campaigns(cfg))

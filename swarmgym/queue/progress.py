@@ -36,6 +36,7 @@ class LostJob(Model):
     ts: float | None = None
     stale_task: str | None = None
     task_id: str | None = None
+    restarted: bool = False  # taken from an earlier life of the host (restarted under its name), not a silence
     state: str = "unknown"
     shown: str = ""
 
@@ -144,6 +145,8 @@ def decorate(r, st: CampaignState) -> CampaignState:
 
 
 def lost_text(info: LostJob) -> str:
+    if info.restarted:
+        return f"lost ({info.host} restarted) → re-sent"
     return f"lost ({info.host} silent {fmt_secs(info.silent)}) → re-sent"
 
 

@@ -19,7 +19,8 @@ from swarmgym.queue.progress import CampaignState
 def problem_rows(st: CampaignState) -> list[dict[str, str]]:
     """What needs a look: jobs taken from silent hosts and not done since, then errored and failed jobs."""
     out = [{"job_id": jid, "state": info.shown if info.state in ("queued", "unknown")
-            else f"{info.shown}, now {info.state}", "reason": f"host {info.host} went silent"}
+            else f"{info.shown}, now {info.state}",
+            "reason": f"host {info.host} " + ("restarted under its name" if info.restarted else "went silent")}
            for jid, info in sorted(st.lost.items()) if info.state != "done"]
     out += [{"job_id": p.job_id, "state": f"{p.overall}@{p.host}" if p.host else p.overall,
              "reason": p.reason} for p in st.problems]

@@ -74,10 +74,11 @@ def test_a_host_sleeping_past_the_window_loses_its_job_to_another_and_its_late_r
     assert jsonl_job_ids(home)[job] == 1
 
 
-def test_the_lost_line_names_the_host_and_how_long_it_was_silent():
+def test_the_lost_line_names_the_host_and_how_long_it_was_silent_or_that_it_restarted():
     from swarmgym.queue.progress import LostJob, lost_text
 
     assert lost_text(LostJob(host="h2", silent=130)) == "lost (h2 silent 2m10s) → re-sent"
+    assert lost_text(LostJob(host="h2", silent=3, restarted=True)) == "lost (h2 restarted) → re-sent"
 
 
 @pytest.mark.slow  # real Celery worker processes
@@ -151,3 +152,50 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     st = json.loads(cli(home, "status", cid, "--json", check=False).stdout)
     (problem,) = [p for p in st["problems"] if p["job_id"] == bad.job_id]
     assert "hashes to" in problem["reason"]  # status shows the error's reason
+
+
+@pytest.mark.slow  # real Celery worker processes
+def test_a_host_killed_and_restarted_at_once_under_its_name_gets_its_job_back_and_records_it_once(home, fleet_factory):
+    # the silence window is long: only the host's new life can free the job within this test
+    tiny_jobs_home(home, command="sleep 3; echo ok > out.txt", specs=3, dead_host_secs=120)
+    fleet = fleet_factory()
+    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
+    app = app_for(home)
+    fleet.wait_ready(app, names)
+    cid = "reborn"
+    jobs = send_custom(home, "mlx", [{}] * 3, cid)
+    r = for_config(load_config(home))
+    (victim,) = wait_until(running_on(r, cid, "mlx-a"), 60, 0.1, "a job running on mlx-a")
+    old_life = liveness.lives(r)["mlx-a"]
+    signal_tree(tree(fleet.procs["mlx@mlx-a"].popen.pid), signal.SIGKILL)  # the host crashes, job and all
+    killed = time.monotonic()
+    fleet.procs["mlx@mlx-a"].popen.wait(timeout=10)
+    fleet.worker("mlx", "mlx-a")  # Restart=always: the same name again at once
+    assert time.monotonic() - killed < 2
+    fleet.wait_ready(app, ["mlx@mlx-a"])
+    lost = wait_until(lambda: deadhosts.lost_jobs_of(r, cid).get(victim), 60, 0.2, "the stranded job re-sent")
+    announced = json.loads(r.hget(keys.HOSTS, "mlx-a"))
+    assert announced["life"] != old_life and lost["restarted"] and lost["host"] == "mlx-a"
+    assert lost["ts"] - announced["started"] < 10  # as soon as the new life announced itself, not after 120 s
+    wait_until(finalized(home, cid), 120, 0.5, "the campaign record")
+    counts = jsonl_job_ids(home)
+    assert sorted(k for k in counts if k.startswith(cid + "-")) == sorted(jobs)
+    assert all(v == 1 for v in counts.values())  # the job ran again and was recorded exactly once
+    assert not liveness.running(r)
+
+
+def test_a_running_job_of_an_earlier_life_is_re_sent_though_its_host_never_went_silent(home, rdb):
+    from swarmgym.queue import dispatch
+    from tests.support.queue import plan
+
+    cfg = load_config(home)
+    camp = plan(home, "lives", 2)
+    old, new = camp.jobs
+    liveness.register_host(rdb, "h1", {"node": "mlx@h1", "life": "life-2"})  # the host restarted: a new life
+    liveness.started(rdb, old.model_dump(mode="json"), "h1", "t-old", life="life-1")  # left by the one before
+    liveness.started(rdb, new.model_dump(mode="json"), "h1", "t-new", life="life-2")
+    done = deadhosts.sweep(app_for(home), cfg, r=rdb)  # the host beat a moment ago: no silence to wait for
+    assert [(d["job_id"], d["restarted"]) for d in done] == [(old.job_id, True)]
+    assert rdb.hexists(keys.STALE, "t-old")  # the old delivery never runs to a record
+    assert dispatch.queued_job_ids(rdb) == {old.job_id} and set(liveness.running(rdb)) == {new.job_id}
+    assert deadhosts.lost_jobs_of(rdb, "lives")[old.job_id]["restarted"]

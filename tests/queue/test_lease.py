@@ -1,6 +1,7 @@
 """Job leases on a real (throwaway) Redis: one holder, renewed while running, released at the end."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -79,3 +80,26 @@ def test_a_lease_left_by_a_dead_process_of_the_same_host_is_taken_over(r, db13):
     a = JobLease(db13, job, "host-a", ttl=5)
     assert a.acquire()
     a.release()
+
+
+def test_a_lease_of_an_earlier_life_of_this_host_is_taken_over_by_the_new_life(r, db13):
+    job = r()
+    db13.set(keys.lease(job), f"host-a|life-1|{os.getpid()}|tok", ex=60)  # its process may even still run
+    assert JobLease(db13, job, "host-a", ttl=5, life="life-1").acquire() is False  # the same life: not ours
+    a = JobLease(db13, job, "host-a", ttl=5, life="life-2")
+    assert a.acquire() and db13.get(keys.lease(job)).startswith("host-a|life-2|")
+    a.release()
+
+
+def test_a_renewer_whose_delivery_was_re_sent_never_takes_a_lost_lease_back(r, db13):
+    job = r()
+    a = JobLease(db13, job, "host-a", ttl=2, task_id=f"{job}-t1")
+    assert a.acquire()
+    db13.hset(keys.STALE, f"{job}-t1", "{}")  # the coordinator re-sent the job while this host was silent
+    db13.delete(keys.lease(job))
+    try:
+        time.sleep(1.5)
+        assert db13.get(keys.lease(job)) is None and a.lost
+    finally:
+        a.release()
+        db13.hdel(keys.STALE, f"{job}-t1")
