@@ -55,10 +55,14 @@ if TYPE_CHECKING:
 def campaign_state(cfg: Config, r: redis.Redis | None, cid: str, source: RecordSource | None = None) -> CampaignState:
     """The campaign's counters and last changes (constant time) with what the recording side knows of it
     (:mod:`swarmgym.queue.progress`)."""
+    return campaign_states(cfg, r, [cid], source or record_source(cfg, r, cid))[0]
+
+
+def campaign_states(cfg: Config, r: redis.Redis | None, cids: list[str], source: RecordSource) -> list[CampaignState]:
     from swarmgym.queue import progress
 
     try:
-        return progress.state(r, source or record_source(cfg, r, cid), cid)
+        return progress.states(r, source, cids)
     except (sqlite3.Error, OSError) as e:  # the ledger's disk is full or gone: one line, never a traceback
         from swarmgym.queue.durable import describe
 
@@ -191,6 +195,7 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
            as_json: bool) -> None:
     """A campaign's counters and last changes (or a line per campaign); --all for every job."""
     from swarmgym.campaigns.plan import list_campaigns
+    from swarmgym.campaigns.records import LedgerSource
     from swarmgym.queue import progress
 
     cfg = config_from(ctx)
@@ -201,14 +206,18 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
     except QueueError as e:
         Console(stderr=True).print(f"[yellow]{e}; showing this home's ledger only[/]")
         r = None
-    if not campaign_id:
+    if not campaign_id:  # this home's embedded campaigns, and the fleet's (the last 30)
         here = [c for c in list_campaigns(cfg) if r is None or embedded(cfg, c)]
-        fleet = progress.campaign_ids(r, record_source(cfg, r)) if r is not None else []
-        ids = sorted(set(here) | set(fleet))
+        fleet_ids = progress.campaign_ids(r, fleet := record_source(cfg, r)) if r is not None else []
+        ids = sorted(set(here) | set(fleet_ids))[-30:]
         if not ids and not as_json:
             console.print(f"no campaigns under {cfg.runs_dir / 'campaigns'}" + ("" if r is None else
                                                                                   " nor on the coordinator"))
-        states = [campaign_state(cfg, r, cid) for cid in ids[-30:]]
+        mine = [c for c in ids if c in here]
+        theirs = [c for c in ids if c not in here]
+        by_id = {st.campaign_id: st for st in (campaign_states(cfg, r, mine, LedgerSource(cfg)) if mine else [])
+                 + (campaign_states(cfg, r, theirs, fleet) if theirs else [])}
+        states = [by_id[c] for c in ids]
         if as_json:
             click.echo(json.dumps([status_view.json_state(st) for st in states], default=str))
             return

@@ -106,28 +106,39 @@ def from_facts(f: CampaignFacts) -> CampaignState:
 
 def state(r, source: RecordSource, cid: str, recent: int = 10, limit: int = 50) -> CampaignState:
     """Everything ``status CID`` shows; a campaign nobody knows is one line (UsageError)."""
+    return states(r, source, [cid], recent, limit)[0]
+
+
+def states(r, source: RecordSource, cids: list[str], recent: int = 10, limit: int = 50) -> list[CampaignState]:
+    """:func:`state` of each campaign, the recording side asked once for all of them."""
+    ticks: dict[str, CampaignState | None] = {}
+    for cid in cids:
+        try:
+            got = tick(r, cid, recent)
+            ticks[cid] = decorate(r, got) if got is not None else None  # lost jobs read now: finalize drops them
+        except Exception:  # Redis went away between ping and read: the recording side still answers
+            ticks[cid] = None
+    gone = ""
     try:
-        st = tick(r, cid, recent)
-        if st is not None:
-            decorate(r, st)  # read with the counters: a finalize meanwhile deletes the lost jobs' notes
-    except Exception:  # Redis went away between ping and read: the recording side still answers
-        st = None
-    try:
-        facts: CampaignFacts | None = checked(source, Ask(kind="campaign", campaign_ids=[cid], limit=limit)).facts[0]
+        facts = {f.campaign_id: f for f in checked(source, Ask(kind="campaign", campaign_ids=cids, limit=limit)).facts}
     except CoordinatorGone as e:
+        facts, gone = {}, str(e)
+    out = []
+    for cid in cids:
+        st, f = ticks[cid], facts.get(cid)
         if st is None:
-            raise UsageError(f"campaign {cid!r}: not in Redis, and {e}") from None
-        st.note = f"{e}: its campaign record and failed jobs are not shown"
-        facts = None
-    if st is None:
-        assert facts is not None
-        st = decorate(r, from_facts(facts))
-    if facts is not None:
-        st.campaign_record, st.problems = facts.campaign_record, facts.failures
-        st.variant, st.tier = st.variant or facts.variant, st.tier or facts.tier
-        if facts.campaign_record is not None:
-            st.status = "finalized"
-    return st
+            if f is None:
+                raise UsageError(f"campaign {cid!r}: not in Redis, and {gone or 'no answer about it'}")
+            st = decorate(r, from_facts(f))
+        if f is None:
+            st.note = f"{gone}: the campaign record and failed jobs are not shown"
+        else:
+            st.campaign_record, st.problems = f.campaign_record, f.failures
+            st.variant, st.tier = st.variant or f.variant, st.tier or f.tier
+            if f.campaign_record is not None:
+                st.status = "finalized"
+        out.append(st)
+    return out
 
 
 def decorate(r, st: CampaignState) -> CampaignState:
@@ -161,19 +172,19 @@ def campaign_ids(r, source: RecordSource) -> list[str]:
 def rows(r, source: RecordSource, cid: str) -> list[dict[str, Any]]:
     """Every planned job with its state, in plan order (``status --all``): the recording side's rows;
     with no coordinator alive, the plan and job states the broker holds (no wall time)."""
-    states = counters.job_states(r, cid) if r is not None else {}
+    where = counters.job_states(r, cid) if r is not None else {}
     try:
         planned = checked(source, Ask(kind="rows", campaign_ids=[cid])).rows
     except CoordinatorGone as e:
         camp = plans.fetch(r, cid)
         if camp is None:
             raise QueueError(f"campaign {cid!r}: no plan in Redis, and {e}") from None
-        return [{"job_id": j.job_id, "spec": j.spec, "rep": j.rep, "state": states.get(j.job_id, {}).get("state")
-                 or "unknown", "host": states.get(j.job_id, {}).get("host") or "",
-                 "overall": states.get(j.job_id, {}).get("overall") or "", "wall_secs": None} for j in camp.jobs]
+        return [{"job_id": j.job_id, "spec": j.spec, "rep": j.rep, "state": where.get(j.job_id, {}).get("state")
+                 or "unknown", "host": where.get(j.job_id, {}).get("host") or "",
+                 "overall": where.get(j.job_id, {}).get("overall") or "", "wall_secs": None} for j in camp.jobs]
     out = []
     for x in planned:
-        s = states.get(x.job_id, {})
+        s = where.get(x.job_id, {})
         out.append({"job_id": x.job_id, "spec": x.spec, "rep": x.rep,
                     "state": "done" if x.recorded else s.get("state") or "unknown",
                     "host": x.host if x.recorded else s.get("host") or "", "overall": x.overall,
