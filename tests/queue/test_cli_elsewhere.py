@@ -32,7 +32,7 @@ def homes(tmp_path, home):
 
 def laptop_cli(laptop, *args, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GOOSE_SWARM_", "SWARMGYM_"))}
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(laptop), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(laptop), *args], capture_output=True,
                           text=True, timeout=timeout, env=env)
 
 
