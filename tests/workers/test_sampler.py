@@ -13,16 +13,20 @@ from swarmgym.workers.sampler import HostSampler, summarize
 
 
 def test_sampler_sees_host_load_and_the_swarm_process_tree():
-    child = subprocess.Popen([sys.executable, "-c", "import time\nt=time.time()\nwhile time.time()-t<1.5: pass"],
-                             start_new_session=True)
+    # the child spins until it has used 0.6 s of CPU (however loaded the machine), at most 20 s of wall time
+    child = subprocess.Popen([sys.executable, "-c", "import time\nt=time.time()\n"
+                              "while time.process_time()<0.6 and time.time()-t<20: pass"], start_new_session=True)
     try:
         with HostSampler(hz=10, root_pid=os.getpid()) as s:
-            time.sleep(1.0)
+            deadline = time.monotonic() + 25
+            while child.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
     finally:
+        child.kill()
         child.wait()
     assert len(s.samples) >= 5
     busy = [x for x in s.samples if x.swarm_procs >= 1]
-    assert busy and max(x.swarm_cpu_percent for x in busy) > 30  # the spinning child shows up
+    assert busy and max(x.swarm_cpu_percent for x in busy) > 5  # the spinning child shows up
     assert all(0 <= x.cpu_percent <= 100 and x.mem_percent > 0 for x in s.samples)
     summary = summarize(s.samples)
     assert summary["samples"] == len(s.samples) and summary["swarm_procs_max"] >= 1
