@@ -21,7 +21,9 @@ from pathlib import Path
 
 from swarmgym.adapters.base import base_env, merged_env
 from swarmgym.adapters.goose import GooseAdapter
+from swarmgym.collect.goose_config import pool_endpoint
 from swarmgym.core.errors import UsageError
+from swarmgym.isolation.endpoints import Endpoint
 from swarmgym.models import RunOutcome
 from swarmgym.sim.fleet import fleet_path, load_fleet, pool_path
 
@@ -94,6 +96,11 @@ class SimAdapter(GooseAdapter):
         if pool and Path(pool).is_file():  # the pool knobs a shell set (read-only: runs never change them)
             ro.append(pool)
         return ro, [env["GOOSE_PATH_ROOT"]]
+
+    def endpoints(self, config_dir: Path) -> list[Endpoint]:
+        """The pool endpoint, only where the goose config names one: the simulator calls its planner
+        there (:mod:`swarmgym.sim.planner`) and nowhere when none is named."""
+        return super().endpoints(config_dir) if pool_endpoint(config_dir) else []
 
     def fleet_file(self, env: Mapping[str, str]) -> Path:
         """The fleet file this run reads (its hash goes into the record's provenance)."""

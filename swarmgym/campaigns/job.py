@@ -84,6 +84,7 @@ def _summary(evidence: Evidence, verdict: Verdict) -> dict[str, Any]:
         "idle_nodes": cluster.data.get("idle_nodes", []) if cluster else [],
         "pool": evidence.pool,
         "host_load": host_load(evidence.host_samples),
+        "network": evidence.run.network if evidence.run else None,
     }
 
 

@@ -15,8 +15,9 @@ From goose's ``crates/goose/src/config/paths.rs`` (``Paths::get_dir``) and
 - sessions live in ``<data>/sessions/sessions.db``.
 
 Every swarm run swarmgym starts gets its own fresh root (:func:`job_root`, :func:`fresh_root`):
-``GOOSE_PATH_ROOT`` points there, the operator's pristine config is copied in, and nothing one job
-writes under it (config, sessions, state, plugins) is seen by another job.
+``GOOSE_PATH_ROOT`` points there, the operator's pristine config is copied in without its secrets
+(:mod:`swarmgym.collect.goose_config`), and nothing one job writes under it (config, sessions, state,
+plugins) is seen by another job.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
+
+from swarmgym.collect.goose_config import copy_config, job_files
 
 APP = "goose"
 KINDS = {"data": ("XDG_DATA_HOME", ".local/share"), "config": ("XDG_CONFIG_HOME", ".config"),
@@ -73,7 +76,8 @@ def job_root(workspace: Path | str) -> Path:
 def fresh_root(pristine_env: Mapping[str, str], root: Path) -> Path:
     """Make ``root`` a fresh goose root: whatever an earlier run left there is removed, and the
     operator's pristine config (goose's config folder for ``pristine_env``) is copied into
-    ``<root>/config``; data, state and the agents home start empty.  Returns ``root``."""
+    ``<root>/config`` without its secrets (:func:`swarmgym.collect.goose_config.job_files`); data, state
+    and the agents home start empty.  Returns ``root``."""
     if root.is_symlink() or root.is_file():
         root.unlink()
     elif root.exists():
@@ -81,7 +85,7 @@ def fresh_root(pristine_env: Mapping[str, str], root: Path) -> Path:
     root.mkdir(parents=True)
     src = goose_dir("config", pristine_env)
     if src.is_dir():
-        shutil.copytree(src, root / "config", symlinks=False, ignore_dangling_symlinks=True)
+        copy_config(src, root / "config")
     else:
         (root / "config").mkdir()
     for kind in ("data", "state"):
@@ -90,19 +94,19 @@ def fresh_root(pristine_env: Mapping[str, str], root: Path) -> Path:
 
 
 def drop_config(root: Path) -> None:
-    """Remove the config copy of a finished run (it may hold goose's secrets file); its sessions
-    stay in ``<root>/data`` for the reader."""
+    """Remove the config copy of a finished run (nothing reads it after the run); its sessions stay in
+    ``<root>/data`` for the reader."""
     shutil.rmtree(root / "config", ignore_errors=True)
 
 
 def config_hash(env: Mapping[str, str] | None = None) -> str | None:
-    """``sha256:<16 hex>`` over the goose config folder for ``env`` (every file, by relative path and
-    content, links followed as :func:`fresh_root` copies them), or None if there is none."""
+    """``sha256:<16 hex>`` over the copy of the goose config folder for ``env`` a job gets (every file
+    by relative path and content, without secrets: nothing of a secret goes into the hash), or None
+    if there is none."""
     src = goose_dir("config", env)
     if not src.is_dir():
         return None
     h = hashlib.sha256()
-    for p in sorted(src.rglob("*")):
-        if p.is_file():
-            h.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
+    for rel, data in job_files(src):
+        h.update(rel.encode() + b"\0" + data + b"\0")
     return "sha256:" + h.hexdigest()[:16]

@@ -21,6 +21,7 @@ from swarmgym.config import options as opts
 from swarmgym.core.errors import ConfigError
 from swarmgym.core.yamlfile import read_yaml
 from swarmgym.isolation import CHOICES as ISOLATION_CHOICES
+from swarmgym.isolation.endpoints import parse_endpoint
 from swarmgym.suitekit.suite import packaged_suites_dir
 
 _Section = opts.Section
@@ -51,13 +52,31 @@ class SwarmConfig(_Section):
     env: dict[str, str] = Field(default_factory=dict, description="extra env for the swarm (GOOSE_SWARM_* flags, MCP keys; goose sets LMSTUDIO_HOST itself from its pool config)")
     pass_secrets: list[str] = Field(default_factory=lambda: ["LMSTUDIO_API_KEY"],
                                     description="secret env vars the swarm itself may see (e.g. MCP keys); "
-                                                "every other secret-looking variable is withheld from it")
+                                                "every other secret-looking variable is withheld from it. In a "
+                                                "bubblewrap box a key an endpoint names (key_env, goose's "
+                                                "LMSTUDIO_API_KEY) is added by the forwarder instead and never "
+                                                "enters the box")
+    endpoints: list[str | dict[str, str]] = Field(
+        default_factory=list, description="model endpoints the swarm's box may reach besides goose's pool endpoint "
+                                          "(and brain.local_endpoint with brain.provider local): a URL such as "
+                                          "http://127.0.0.1:1234, or {url, key_env, header, listen}; nothing else "
+                                          "is reachable from the box (docs/isolation.md)")
     sessions_db: str | None = Field(None, description="goose sessions.db read for a run that names none; default where goose keeps it "
                                                         "(GOOSE_PATH_ROOT, XDG_DATA_HOME, ~/.local/share/goose). A run "
                                                         "swarmgym starts reads its own per-job sessions.db")
     snapshot_max_files: int = Field(2000, gt=0)
     sessions_db_max_mb: int = Field(1024, gt=0, description="a larger goose sessions.db is not read (its traces "
                                                             "are reported missing)")
+
+    @field_validator("endpoints")
+    @classmethod
+    def _valid_endpoints(cls, v: list) -> list:
+        for n, entry in enumerate(v):
+            try:
+                parse_endpoint(entry, f"entry {n}")
+            except ValueError as e:
+                raise ValueError(f"URLs such as http://127.0.0.1:1234 or {{url, key_env, header, listen}}; {e}") from None
+        return v
 
     @field_validator("adapter")
     @classmethod
@@ -78,8 +97,10 @@ class SandboxConfig(_Section):
     swarm_ram_mb: int = Field(4096, gt=0, description="RAM + tmpfs pages of the swarm's whole box (memory cgroup; "
                                                       "goose and every tool it runs, not the models it calls)")
     swarm_tmpfs_mb: int = Field(1024, gt=0, description="size of each tmpfs in the swarm's box (/tmp, /dev/shm)")
-    workspace_mb: int = Field(1024, gt=0, description="largest workspace a swarm may leave (checked after the "
-                                                      "run; over it the swarm dimension fails with the size)")
+    workspace_mb: int = Field(1024, gt=0, description="disk of the swarm's workspace (and of goose's per-job "
+                                                      "folder) while it runs: a tmpfs of this size in a bubblewrap box "
+                                                      "(counted in sandbox.swarm_ram_mb), checked after the run "
+                                                      "elsewhere; over it the swarm dimension fails with the budget")
 
     @field_validator("backend")
     @classmethod

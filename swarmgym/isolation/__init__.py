@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from swarmgym.core.errors import IsolationError
-from swarmgym.isolation.bwrap import INSTALL_HINT, BwrapBackend
+from swarmgym.isolation.bwrap import INSTALL_HINT, NETNS_HINT, BwrapBackend
 from swarmgym.isolation.policy import TRUSTED_ADAPTERS, Limits, Policy, check_policy, swarm_policy
 from swarmgym.isolation.seatbelt import SeatbeltBackend
 
@@ -42,8 +42,9 @@ class Backend(Protocol):
     def available(self) -> str | None:
         """None if this backend can box code here, else a one-line reason."""
 
-    def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None) -> list[str]:
-        """``argv`` run inside the box ``policy`` describes."""
+    def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None, *,
+             options: tuple[str, ...] = ()) -> list[str]:
+        """``argv`` run inside the box ``policy`` describes (``options``: backend-specific, bwrap's)."""
 
 
 class NoneBackend:
@@ -54,7 +55,8 @@ class NoneBackend:
     def available(self) -> str | None:
         return None
 
-    def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None) -> list[str]:
+    def wrap(self, argv: list[str], policy: Policy, private_tmp: Path | str | None = None, *,
+             options: tuple[str, ...] = ()) -> list[str]:
         return list(argv)
 
 
@@ -89,13 +91,17 @@ def resolve(requested: str, adapter: str | None = None) -> str:
                       f"simulator unboxed (--isolation none). To box it: {INSTALL_HINT}", file=sys.stderr)
             return "none"
         raise IsolationError(f"--isolation auto: no isolation backend works here ({reasons[0]}) and the "
-                             f"{adapter or 'swarm'} swarm runs model-written code; {INSTALL_HINT}, "
+                             f"{adapter or 'swarm'} swarm runs model-written code; {_hint(reasons[0])}, "
                              "or pass --isolation none to run it unboxed")
     why = get_backend(requested).available()
     if why is not None:
-        hint = INSTALL_HINT if requested == "bwrap" else "use a Mac, or --isolation bwrap on Linux"
+        hint = _hint(why) if requested == "bwrap" else "use a Mac, or --isolation bwrap on Linux"
         raise IsolationError(f"--isolation {requested}: {why}; {hint}, or pass --isolation none to run unboxed")
     return requested
+
+
+def _hint(reason: str) -> str:
+    return NETNS_HINT if "network namespace" in reason else INSTALL_HINT
 
 
 register_backend(BwrapBackend())

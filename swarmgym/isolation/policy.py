@@ -4,9 +4,9 @@ Every backend (bubblewrap, seatbelt, none) is built from a :class:`Policy`.  The
 is an allowlist: a box sees the system's runtime and the paths its policy names, nothing else;
 where two rules nest, the most specific path wins (a workspace under a read-only folder stays
 writable, an installed swarmgym inside a bound venv stays hidden).  Two builders exist — one for a
-golden check (no network, only the workspace writable) and one for the swarm (network allowed,
-the workspace plus goose's own per-job state folder writable).  :data:`TRUSTED_ADAPTERS` says which
-swarms are swarmgym's own code.
+golden check (no network, only the workspace writable) and one for the swarm (a network of its own
+reaching only its model endpoints, the workspace plus goose's own per-job state folder writable, each
+on a disk of ``sandbox.workspace_mb``).  :data:`TRUSTED_ADAPTERS` says which swarms are swarmgym's own code.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import swarmgym
 from swarmgym.isolation.allowlist import system_dirs
+from swarmgym.isolation.endpoints import Route
 
 MB = 1024 * 1024
 UNBOUNDED = 1 << 40  # an rlimit value that never binds (capped at the hard limit)
@@ -50,7 +51,11 @@ class Policy:
     writable: tuple[Path, ...] = ()  # besides the workspace and the private /tmp
     read_only: tuple[Path, ...] = ()  # besides the system's runtime
     hidden: tuple[Path, ...] = ()  # never visible, even inside a read-only path
-    network: bool = False
+    network: bool = False  # the host's network (only the unboxed fallback of ``none``)
+    routes: tuple[Route, ...] = ()  # model endpoints reachable through the forwarder (the swarm)
+    disk_mb: int | None = None  # each writable folder a disk of this size while the box runs (the swarm)
+    net_dir: Path | None = None  # per run (bwrap): the forwarder's Unix sockets, bound at /run/swarmgym/net
+    hosts_file: Path | None = None  # per run (bwrap): the box's /etc/hosts (the endpoints' host names)
     limits: Limits | None = field(default_factory=Limits)  # rlimits; None: none (the swarm)
     max_procs: int = 512  # processes alive at once in the box (pids cgroup), enforced even for root
     ram_mb: int | None = None  # RAM + tmpfs pages of the whole box (memory cgroup); None: no cap
@@ -199,11 +204,12 @@ def check_policy(cfg, workspace: str | Path, limits: Limits | None = None) -> Po
 
 
 def swarm_policy(cfg, workspace: str | Path, *, adapter: str, read_only: Iterable[str | Path] = (),
-                 writable: Iterable[str | Path] = ()) -> Policy:
-    """The swarm: network allowed; reads the runtime, the Python, the swarm binary, what the adapter
-    and ``sandbox.read_only`` name; writes the workspace and the adapter's state folders (goose's,
-    fresh per job).  A trusted adapter (:data:`TRUSTED_ADAPTERS`) also reads swarmgym's package and
-    the suites; for any other the secret paths stay hidden even inside what it may read."""
+                 writable: Iterable[str | Path] = (), routes: Iterable[Route] = ()) -> Policy:
+    """The swarm: a network of its own that reaches only ``routes`` (its model endpoints); reads the
+    runtime, the Python, the swarm binary, what the adapter and ``sandbox.read_only`` name; writes the
+    workspace and the adapter's state folders (goose's, fresh per job), each a disk of
+    ``sandbox.workspace_mb``.  A trusted adapter (:data:`TRUSTED_ADAPTERS`) also reads swarmgym's package
+    and the suites; for any other the secret paths stay hidden even inside what it may read."""
     rw = _real(writable)
     for p in rw:
         p.mkdir(parents=True, exist_ok=True)
@@ -212,7 +218,8 @@ def swarm_policy(cfg, workspace: str | Path, *, adapter: str, read_only: Iterabl
     hidden = tuple(p for p in _real(secret_dirs(cfg)) if p not in set(extra))
     return Policy(workspace=Path(workspace).resolve(), hidden=hidden,
                   read_only=_real([*interpreter_dirs(), *extra, *read_only, *cfg.sandbox.read_only]), writable=rw,
-                  network=True, limits=swarm_limits(cfg), max_procs=cfg.sandbox.swarm_max_procs,
+                  routes=tuple(routes), disk_mb=cfg.sandbox.workspace_mb, limits=swarm_limits(cfg),
+                  max_procs=cfg.sandbox.swarm_max_procs,
                   ram_mb=cfg.sandbox.swarm_ram_mb, tmpfs_mb=cfg.sandbox.swarm_tmpfs_mb, purpose="swarm")
 
 

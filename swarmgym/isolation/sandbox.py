@@ -110,20 +110,22 @@ class Boxed:
 
 
 def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str, str], stdout: IO[bytes],
-                stderr: IO[bytes], private_tmp: str | Path) -> Boxed:
+                stderr: IO[bytes], private_tmp: str | Path, options: tuple[str, ...] = (),
+                pass_fds: tuple[int, ...] = ()) -> Boxed:
     """Start ``argv`` inside ``backend``'s box for ``policy``, in a new session; raises OSError only
     if it cannot start.  rlimits (``policy.limits``) and the cgroup (``policy.max_procs``,
-    ``policy.ram_mb``) apply to the whole box."""
+    ``policy.ram_mb``) apply to the whole box; ``options`` go to the backend (bwrap's ``--as-pid-1``),
+    ``pass_fds`` stay open in the box's first process."""
     env = dict(env)
     if backend == "bwrap":
         env["TMPDIR"] = env["HOME"] = "/tmp"  # the box's private tmpfs; the real $HOME is not in the box
     elif backend == "seatbelt":
         env["TMPDIR"] = env["HOME"] = str(private_tmp)
-    wrapped = get_backend(backend).wrap(argv, policy, private_tmp)
+    wrapped = get_backend(backend).wrap(argv, policy, private_tmp, options=options)
     cgroup = BoxCgroup.create(policy.max_procs, policy.ram_mb)
     try:
         proc = spawn(wrapped, cwd=str(policy.workspace), env=env, stdout=stdout, stderr=stderr, cgroup=cgroup,
-                     limits=policy.limits)
+                     limits=policy.limits, pass_fds=pass_fds)
     except BaseException:
         if cgroup is not None:
             cgroup.close()

@@ -66,11 +66,12 @@ def prlimit_binary() -> str | None:
 
 
 def spawn(argv: list[str], *, cwd: str, env: dict[str, str], stdout: IO[bytes], stderr: IO[bytes],
-          cgroup: BoxCgroup | None, limits: Limits | None) -> subprocess.Popen:
-    """Start ``argv`` in a new session, in ``cgroup`` (if any) and under ``limits`` (if any)."""
+          cgroup: BoxCgroup | None, limits: Limits | None, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+    """Start ``argv`` in a new session, in ``cgroup`` (if any) and under ``limits`` (if any); ``pass_fds``
+    stay open in it (and in what it execs)."""
     prlimit = prlimit_binary()
     common: dict = dict(cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-                        start_new_session=True, close_fds=True)
+                        start_new_session=True, close_fds=True, pass_fds=pass_fds)
     if prlimit is None:
         def pre() -> None:
             if cgroup is not None:

@@ -46,6 +46,8 @@ def record_from_result(result: JobResult, *, turns: int = 1, extra: dict[str, An
         data["host_load"] = dict(result.host_load)
     if result.artefacts:
         data["artefacts"] = result.artefacts
+    if result.network is not None:  # the box's own network: endpoints and bytes through the forwarder
+        data["network"] = result.network.model_dump(mode="json")
     if result.pool:  # the campaign monitor judges each job against its own pool
         data["pool"] = [p.model_dump(mode="json") for p in result.pool]
     if result.started or result.finished:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from swarmgym.models.base import SCHEMA_VERSION, Model, Tolerant
 from swarmgym.models.change import CampaignChange, ChangeTest, ChangeVerdict
 from swarmgym.models.error import TRACE_CHARS, TRACE_FRAMES, ErrorInfo, format_trace
-from swarmgym.models.evidence import Evidence, FileEntry, HostSample, RunOutcome
+from swarmgym.models.evidence import Evidence, FileEntry, HostSample, NetworkUse, RunOutcome
 from swarmgym.models.goose import Attempt, DeviceStats, PoolDevice, RunReport, SessionTrace, TaskOutcome, ToolCall
 from swarmgym.models.jobs import TIERS, JobResult, JobSpec
 from swarmgym.models.ledger import LEDGER_SCHEMA_VERSION, LedgerRecord
@@ -31,6 +31,6 @@ __all__ = [
     "LEDGER_SCHEMA_VERSION", "SCHEMA_VERSION", "TIERS", "TRACE_CHARS", "TRACE_FRAMES",
     "Attempt", "CampaignChange", "ChangeTest", "ChangeVerdict", "CheckResult", "DeviceStats", "DimensionResult",
     "ErrorInfo", "Evidence", "FileEntry", "Finding", "HostSample", "Isolation", "JobResult", "JobSpec", "LedgerRecord",
-    "Model", "Overall", "PoolDevice", "Provenance", "RunOutcome", "RunReport", "SessionDoc", "SessionTrace",
+    "Model", "NetworkUse", "Overall", "PoolDevice", "Provenance", "RunOutcome", "RunReport", "SessionDoc", "SessionTrace",
     "Severity", "Status", "TaskOutcome", "Tolerant", "ToolCall", "Turn", "Verdict", "format_trace",
 ]

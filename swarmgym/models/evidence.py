@@ -12,6 +12,23 @@ from swarmgym.models.goose import PoolDevice, RunReport, SessionTrace
 from swarmgym.models.provenance import Provenance
 
 
+class NetworkUse(Model):
+    """The network of a swarm's box (its own namespace): the model endpoints it could reach, through the
+    host-side forwarder, and what went through it."""
+
+    endpoints: list[str] = Field(default_factory=list)
+    """The endpoints reachable from the box (``http://host:port``; ``(box: addr)`` where the box used
+    another address); nothing else was."""
+    bytes_sent: int = 0
+    """Bytes the forwarder sent to the endpoints for this job."""
+    bytes_received: int = 0
+    """Bytes the endpoints sent back to the box."""
+    connections: int = 0
+    """Connections made to the endpoints."""
+    failed: int = 0
+    """Connections the box opened that the forwarder could not complete (endpoint down, malformed request)."""
+
+
 class RunOutcome(Model):
     """What a swarm adapter returns for one run."""
 
@@ -44,6 +61,9 @@ class RunOutcome(Model):
     limits_hit: list[str] = Field(default_factory=list)
     """Resource caps the swarm hit (its box's memory cap, the workspace-size budget), one line each;
     any fails the swarm dimension."""
+    network: NetworkUse | None = None
+    """The box's own network and its traffic; None where the swarm had no network of its own
+    (``none``, seatbelt)."""
 
 
 class FileEntry(Model):

@@ -8,6 +8,7 @@ from pydantic import Field
 from swarmgym.core.states import JobStatus
 from swarmgym.models.base import SCHEMA_VERSION, Model
 from swarmgym.models.error import ErrorInfo
+from swarmgym.models.evidence import NetworkUse
 from swarmgym.models.goose import PoolDevice
 from swarmgym.models.provenance import Provenance
 from swarmgym.models.verdict import Verdict
@@ -90,6 +91,9 @@ class JobResult(Model):
     """Devices the cluster dimension flagged."""
     host_load: dict[str, float] = Field(default_factory=dict)
     """Summary of the host's psutil samples (cpu_mean, load1_max, samples)."""
+    network: NetworkUse | None = None
+    """The swarm box's own network: the model endpoints it reached and the bytes that went through
+    (None where it had none: ``--isolation none``, seatbelt)."""
     artefacts: str | None = None
     """Where the run folder is (or was shipped from)."""
     error: ErrorInfo | None = None

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from swarmgym.collect.goose_paths import sessions_db
+from swarmgym.collect.goose_config import pool_endpoint
+from swarmgym.collect.goose_paths import goose_dir, sessions_db
 from swarmgym.core.errors import UsageError
 from swarmgym.sim.clock import SimClock, ms, parse_start
 from swarmgym.sim.eventlog import EventLog
@@ -37,6 +38,7 @@ from swarmgym.sim.faults import (
 )
 from swarmgym.sim.fleet import Device, effective_devices, load_fleet
 from swarmgym.sim.plan import Task, find_spec, owner, plan_tasks
+from swarmgym.sim.planner import ask_planner
 from swarmgym.sim.report import build_report, render_stdout, tool_call
 from swarmgym.sim.schedule import TaskRun, capacity, schedule
 from swarmgym.sim.sessions import build_messages, create_sessions, write_messages
@@ -112,6 +114,16 @@ def draw_seed(env: Mapping[str, str]) -> tuple[str, bool]:
 def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, str], cwd: Path,
              out: TextIO, err: TextIO) -> int:
     fleet = load_fleet(env)
+    endpoint = pool_endpoint(goose_dir("config", env))
+    if endpoint:  # as goose: LMSTUDIO_HOST from the pool config, then the planner is asked there
+        os.environ["LMSTUDIO_HOST"] = endpoint
+        try:
+            reply = ask_planner(endpoint, fleet.planner_model, prompt, env)
+        except (OSError, ValueError) as e:
+            err.write(f"[swarm] planner {fleet.planner_model} at {endpoint} failed: {e}\n")
+            return 1
+        err.write(f"[swarm] planner {fleet.planner_model} at {endpoint}: {reply.chunks} chunks streamed "
+                  f"({reply.bytes} bytes, first after {reply.first_chunk_secs * 1000:.1f} ms): {reply.text[:200]!r}\n")
     variant = env.get("SWARMGYM_SIM_VARIANT") or "mlx"
     seed, pinned = draw_seed(env)
     force = parse_force(env.get("SWARMGYM_SIM_FORCE"))
@@ -163,7 +175,7 @@ def simulate(prompt: str, mcp: list[str], output_format: str, env: Mapping[str, 
         debug(f"{variant} run of {slug}; faults: {', '.join(sorted(filter(None, [code, *runlevel]))) or 'none'}")
         log.emit(0.0, "run_started", {
             "prompt": prompt, "planner_model": fleet.planner_model,
-            "endpoint": fleet.endpoint, "working_dir": str(cwd),
+            "endpoint": endpoint or fleet.endpoint, "working_dir": str(cwd),
             "max_turns": fleet.max_turns, "max_attempts": fleet.max_attempts,
             "pool": [{"id": d.id, "model_id": d.model_for(variant), "weight": int(d.weight),
                       "instances": d.instances} for d in enabled]})

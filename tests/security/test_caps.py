@@ -105,8 +105,11 @@ def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
 
 
 SWARM = '''import os, sys, time
-with open("big.bin", "wb") as f:
-    f.write(b"\\0" * (40 << 20))
+try:
+    with open("big.bin", "wb") as f:
+        f.write(b"\\0" * (40 << 20))
+except OSError:  # the workspace's disk is full at its budget: a swarm carries on
+    pass
 if os.fork() == 0:
     b = bytearray(400 << 20)
     b[::4096] = b"x" * len(b[::4096])

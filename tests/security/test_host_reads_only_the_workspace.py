@@ -119,7 +119,10 @@ def test_bench_with_a_swarm_that_plants_links_fifos_and_a_sparse_file_records_th
     [rec] = [r for r in map(json.loads, (home / "ledger" / "sessions.jsonl").read_text().splitlines())
              if r["kind"] == "session"]
     assert rec["dimensions"]["checks"] == "fail" and rec["functional"] is False  # graded, on what it built
-    assert list((home / "apps").rglob("sock.py"))  # the attack ran: its workspace is there
+    [ws] = [p.parent.parent for p in (home / "apps").rglob("pkg/main.py")]  # the attack ran: its workspace is there
+    assert os.readlink(ws / "pkg" / "shadow.py") == "/etc/shadow"  # copied out of the box as a link, never followed
+    assert not (ws / "pkg" / "sock.py").exists() and not (ws / "pkg" / "fifo.py").exists()  # left in the box
+    assert (ws / "pkg" / "big.py").stat().st_size == 2 << 30  # sparse in the box, sparse on the host
     doc = json.loads((home / "runs" / rec["session_id"] / "session.json").read_text())
     diag = doc["turns"][0]["verdict"]["dimensions"]["diagnostics"]["data"]
     assert sorted(s["file"] for s in diag["smells"]) == ["pkg/big.py", "pkg/main.py"]  # its own files' TODOs only
