@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from swarmgym.trust.untrusted import RULE, Fence
+
 ROLE = """You are the brain of swarmgym's exploratory mode. You play a real user of a coding swarm — a fleet of
 small local models that builds software from one prompt — and you decide what to ask it for. The harness
 never trusts the swarm's self-report: it grades the app by RUNNING your golden checks against it."""
@@ -73,9 +75,13 @@ def opener_user(archetype: str, *, persona: str | None, seed: int, substrate: di
 def next_move_system(archetype: str, persona: str | None, simulated: bool = False) -> str:
     who = f" Your persona: {persona}." if persona else ""
     return (f"{ROLE}\n\nYou are reacting, turn by turn, to what the swarm built ({archetype} session).{who}\n"
-            f"{MOVES_HELP}\n\n{CHECK_RULES}" + (f"\n\n{SIM_NEXT_MOVE}" if simulated else ""))
+            f"{MOVES_HELP}\n\n{CHECK_RULES}\n\n{RULE}" + (f"\n\n{SIM_NEXT_MOVE}" if simulated else ""))
 
 
 def next_move_user(state: dict[str, Any]) -> str:
-    return ("Where the session stands (JSON):\n" + json.dumps(state, indent=1, default=str)[:30000]
+    """The session's state for the next move: check output, file names and findings come from the app under
+    test, so the whole state is fenced as its data."""
+    data = json.dumps(state, indent=1, default=str)[:30000]
+    return ("Where the session stands (JSON; check results, file names and findings come from the app):\n"
+            + Fence()("the session's state", data)
             + '\n\nReply as {"move", "prompt", "checks": [...], "rationale", "expected_tool": null}.')

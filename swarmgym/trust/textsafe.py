@@ -33,6 +33,12 @@ def _visible(m: re.Match[str]) -> str:
     return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
 
 
+def controls_escaped(text: str) -> str:
+    """``text`` with every control character but newline and tab as a visible escape (``\\x1b``,
+    ``\\u202e``) and nothing removed: what a model is given to read (:mod:`swarmgym.trust.untrusted`)."""
+    return _CONTROL.sub(_visible, text)
+
+
 def shown(value: Any, *, markup: bool = True, multiline: bool = False) -> str:
     """``value`` as text a person can be shown: no escape sequence, every control character visible
     (``multiline=True`` keeps newlines and tabs, for an output tail shown as a block), and with
