@@ -143,3 +143,61 @@ def test_a_swarm_over_its_memory_cap_and_workspace_budget_fails_with_both_reason
     swarm = doc["turns"][0]["verdict"]["dimensions"]["swarm"]
     assert swarm["status"] == "fail" and "memory cap" in swarm["summary"]
     assert doc["overall"] == "fail"
+
+
+FILL = '''import sys
+f = open("fill.bin", "wb", buffering=0)
+try:
+    for _ in range(2048):  # 2 GB, a MB at a time, each file under the file-size limit
+        f.write(b"x" * (1 << 20))
+except OSError as e:
+    print("stopped:", e.strerror)
+'''
+
+
+@pytest.mark.slow
+def test_a_swarm_writing_past_its_workspace_budget_is_recorded_with_that_reason_and_the_hosts_disk_never_fills(tmp_path):
+    """Through ``swarmgym bench``: a command swarm tries to write 2 GB into a workspace of 16 MB, while the
+    test watches the free space of the disk the home is on."""
+    require_bwrap()
+    import threading
+
+    home = tmp_path / "home"
+    home.mkdir()
+    script = tmp_path / "swarm.py"
+    script.write_text(FILL)
+    (home / "config.yaml").write_text(yaml.safe_dump({
+        "swarm": {"adapter": "command", "command": [sys.executable, str(script), "{prompt}"], "timeout": 120},
+        "sandbox": {"backend": "bwrap", "workspace_mb": 16}, "checks": {"timeout": 30}}))
+    free = [os.statvfs(home).f_bavail * os.statvfs(home).f_frsize]
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            st = os.statvfs(home)
+            free.append(st.f_bavail * st.f_frsize)
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        res = subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--tier", "smoke", "--variant", "mlx",
+                              "--swarm", "command"], env={**os.environ, "SWARMGYM_HOME": str(home)}, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=900, check=False)
+    finally:
+        done.set()
+        watcher.join()
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert free[0] - min(free) < 512 << 20  # 2 GB attempted; the host's disk never saw it
+    doc = json.loads(next((home / "runs").glob("*/session.json")).read_text())
+    run = doc["turns"][0]["run"]
+    assert "stopped: No space left on device" in run["stdout_tail"]
+    assert run["limits_hit"] == ["workspace over its 16 MB budget (sandbox.workspace_mb): writes past it failed with "
+                                 "'No space left on device' while the swarm ran"]
+    swarm = doc["turns"][0]["verdict"]["dimensions"]["swarm"]
+    assert swarm["status"] == "fail" and "workspace over its 16 MB budget" in swarm["summary"]
+    [rec] = [r for r in map(json.loads, (home / "ledger" / "sessions.jsonl").read_text().splitlines())
+             if r["kind"] == "session"]
+    assert rec["dimensions"]["swarm"] == "fail" and rec["overall"] == "fail"
+    [fill] = list((home / "apps").rglob("fill.bin"))
+    assert fill.stat().st_size <= 16 << 20  # what the box held is what came out

@@ -97,8 +97,47 @@ def test_seatbelt_profile_denies_every_read_but_the_runtime_and_the_named_paths(
     assert lines[-1] == "(deny network*)"
 
 
-def test_seatbelt_profile_lets_the_swarm_reach_the_network():
-    assert "(deny network*)" not in profile(_policy(network=True))
+def test_seatbelt_profile_lets_the_swarm_reach_its_model_endpoints_and_nothing_else():
+    from dataclasses import replace
+
+    from swarmgym.isolation.endpoints import parse_endpoint, plan_routes
+
+    routes = plan_routes([parse_endpoint("http://localhost:1234"), parse_endpoint("http://studio.local:8080")])
+    swarm = replace(_policy(network=False), purpose="swarm", routes=tuple(routes))
+    lines = profile(swarm, private_tmp="/private/tmp/box1").splitlines()
+    net = lines[lines.index("(deny network*)"):]
+    assert net[1] == '(allow network-outbound (remote tcp "localhost:1234") (remote tcp "*:8080"))'
+    assert net[2] == '(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))'
+    assert net[3] == ('(allow network-bind network-outbound network-inbound (local unix-socket (subpath "/private/tmp/box1")) '
+                      '(remote unix-socket (subpath "/private/tmp/box1")))')  # its own sockets; none another job sees
+    assert net[4] == '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd"))'
+    assert not [x for x in net if "network-inbound" in x and "unix-socket" not in x]  # never a listening TCP/UDP port
+    loopback_only = replace(swarm, routes=tuple(plan_routes([parse_endpoint("http://127.0.0.1:1234")])))
+    assert "mDNSResponder" not in profile(loopback_only)  # no name to resolve: no resolver
+    assert "(deny network*)" not in profile(_policy(network=True))  # the unboxed fallback's policy
+
+
+def test_where_the_kernel_refuses_a_network_namespace_an_untrusted_swarm_is_refused_unless_isolation_none(tmp_path):
+    """In a user namespace whose ``user.max_net_namespaces`` is 0 (the host's own limit is untouched)."""
+    require_bwrap()
+    if subprocess.run(["unshare", "-Ur", "true"], capture_output=True, check=False).returncode != 0:
+        pytest.skip("unshare -Ur is not allowed here")
+    env = {**os.environ, "SWARMGYM_HOME": str(tmp_path), "SWARMGYM_SWARM_COMMAND": json.dumps([sys.executable, "-c", "0"]),
+           "SWARMGYM_SIM_TIME_SCALE": "0"}
+
+    def bench(*args: str) -> subprocess.CompletedProcess:
+        inner = "echo 0 > /proc/sys/user/max_net_namespaces && exec \"$@\""
+        return subprocess.run(["unshare", "-Ur", "sh", "-c", inner, "sh", sys.executable, "-m", "swarmgym", "bench",
+                               "--tier", "smoke", *args], env=env, capture_output=True, text=True, timeout=300,
+                              check=False)
+
+    res = bench("--swarm", "command")
+    assert res.returncode == 2, res.stdout + res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "refuses the box a network namespace" in lines[0] and "--isolation none" in lines[0]
+    assert "max_net_namespaces" in lines[0] and not (tmp_path / "runs" / "campaigns").exists()
+    ok = bench("--swarm", "command", "--isolation", "none")
+    assert ok.returncode == 0 and "isolation none" in ok.stdout, ok.stdout + ok.stderr
 
 
 def test_a_bwrap_box_hides_the_root_home_and_other_workspaces_from_a_check(tmp_path, monkeypatch):
