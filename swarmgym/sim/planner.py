@@ -63,11 +63,11 @@ def ask_planner(endpoint: str, model: str, prompt: str, env: Mapping[str, str], 
             data = line[5:].strip()
             if data == b"[DONE]":
                 break
-            if first is None:
-                first = time.monotonic() - start
-            chunks += 1
             delta = (json.loads(data).get("choices") or [{}])[0].get("delta") or {}
-            text.append(delta.get("content") or "")
+            if delta.get("content"):  # a token (the last chunk only says why it stopped)
+                first = time.monotonic() - start if first is None else first
+                chunks += 1
+                text.append(delta["content"])
         return PlannerReply("".join(text), chunks, size, first or 0.0)
     finally:
         conn.close()
