@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -95,6 +96,10 @@ def _handler(server: ModelServer):
 
         def log_message(self, *args) -> None:
             pass
+
+        def setup(self) -> None:
+            super().setup()
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a token leaves when written
 
         def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
             raw = self.rfile.read(int(self.headers.get("content-length") or 0))
