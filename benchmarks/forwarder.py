@@ -200,7 +200,7 @@ def per_check(args, console: Console) -> dict:
     env = {**scrubbed_env(), **cfg.checks.env}
     runs: dict[str, list[float]] = {"plain": [], "bwrap": []}
     for _ in range(args.reps):
-        for name, command in commands:
+        for _name, command in commands:
             start = time.perf_counter()
             subprocess.run(["bash", "-c", command], cwd=ws, env=env, stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)

@@ -117,7 +117,8 @@ def _data_ranges(fd: int, size: int) -> list[tuple[int, int]]:
     """The (start, end) ranges of ``fd`` that hold data (the whole file where holes cannot be asked)."""
     if not hasattr(os, "SEEK_DATA"):
         return [(0, size)]
-    out, pos = [], 0
+    out: list[tuple[int, int]] = []
+    pos = 0
     while pos < size:
         try:
             start = os.lseek(fd, pos, os.SEEK_DATA)

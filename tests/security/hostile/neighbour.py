@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.request
 
+
 def rendezvous(kind, addr, wait):
     """Bind ``addr`` and wait for the other job, or — taken — connect to it."""
     fam = socket.AF_UNIX if kind == "abstract" else socket.AF_INET
