@@ -179,11 +179,15 @@ def _set_memory(path: Path, limit: int) -> bool:
 
 
 def _rmdir(path: Path) -> None:
-    for _ in range(100):
+    pause, deadline = 0.0002, time.monotonic() + 1.0
+    while True:
         try:
             path.rmdir()
             return
         except FileNotFoundError:
             return
         except OSError:
-            time.sleep(0.01)  # zombies not reaped yet
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(pause)  # zombies not reaped yet: gone within a millisecond or two
+            pause = min(pause * 2, 0.01)

@@ -13,6 +13,7 @@ exactly as they would for a user who activated that environment; the inherited P
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -121,7 +122,8 @@ def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str,
         env["TMPDIR"] = env["HOME"] = "/tmp"  # the box's private tmpfs; the real $HOME is not in the box
     elif backend == "seatbelt":
         env["TMPDIR"] = env["HOME"] = str(private_tmp)
-    wrapped = get_backend(backend).wrap(argv, policy, private_tmp, options=options)
+    box = get_backend(backend)  # options only when there are some: a registered backend may not take them
+    wrapped = box.wrap(argv, policy, private_tmp, options=options) if options else box.wrap(argv, policy, private_tmp)
     cgroup = BoxCgroup.create(policy.max_procs, policy.ram_mb)
     try:
         proc = spawn(wrapped, cwd=str(policy.workspace), env=env, stdout=stdout, stderr=stderr, cgroup=cgroup,
@@ -133,13 +135,19 @@ def start_boxed(argv: list[str], policy: Policy, backend: str, *, env: dict[str,
     return Boxed(proc, cgroup, backend)
 
 
-def tail(path: Path | str, cap: int) -> str:
+def tail(path: Path | str | IO[bytes], cap: int) -> str:
+    """The last ``cap`` bytes of a file (a path, or an open binary file) as text."""
+    if not isinstance(path, (str, Path)):
+        return _tail(path, cap)
     with open(path, "rb") as f:
-        f.seek(0, os.SEEK_END)
-        size = f.tell()
-        f.seek(max(0, size - cap))
-        data = f.read()
-    text = data.decode("utf-8", "replace")
+        return _tail(f, cap)
+
+
+def _tail(f: IO[bytes], cap: int) -> str:
+    f.seek(0, os.SEEK_END)
+    size = f.tell()
+    f.seek(max(0, size - cap))
+    text = f.read().decode("utf-8", "replace")
     return ("…" + text) if size > cap else text
 
 
@@ -173,35 +181,35 @@ def run_sandboxed(command: str, cwd: str | Path, *, timeout: float, limits: Limi
     policy = policy or Policy(workspace=Path(cwd).resolve(), limits=limits, max_procs=limits.max_procs)
     born = time.time()
     start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="swarmgym-check-") as tmp:
-        out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
-        box_tmp = Path(tmp, "tmp")
-        box_tmp.mkdir()
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            box = start_boxed(["bash", "-c", command], policy, backend, env=env, stdout=out, stderr=err,
-                              private_tmp=box_tmp)
-            proc = box.proc
-            # A timer kills the group at the deadline while we block in wait(): Popen.wait(timeout=...)
-            # polls with sleeps of up to 50 ms, which added ~25 ms to every check (benchmarks/checks.py).
-            fired = threading.Event()
+    # stdout/stderr: unnamed temp files (nothing to create or remove in a folder); a private temp dir only
+    # where the box needs one on the host (seatbelt): bwrap's /tmp is its own tmpfs
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            (tempfile.TemporaryDirectory(prefix="swarmgym-check-") if backend == "seatbelt"
+             else contextlib.nullcontext(tempfile.gettempdir())) as box_tmp:
+        box = start_boxed(["bash", "-c", command], policy, backend, env=env, stdout=out, stderr=err,
+                          private_tmp=box_tmp)
+        proc = box.proc
+        # A timer kills the group at the deadline while we block in wait(): Popen.wait(timeout=...)
+        # polls with sleeps of up to 50 ms, which added ~25 ms to every check (benchmarks/checks.py).
+        fired = threading.Event()
 
-            def on_deadline() -> None:
-                fired.set()
-                kill_group(proc.pid)
+        def on_deadline() -> None:
+            fired.set()
+            kill_group(proc.pid)
 
-            timer = threading.Timer(timeout, on_deadline)
-            timer.daemon = True
-            timer.start()
-            try:
-                code: int | None = proc.wait()
-            finally:
-                timer.cancel()
-                box.teardown()  # the group, and everything in the box's cgroup (setsid or not)
-                if backend == "none" and box.cgroup is None:
-                    sweep_marked(token, born)  # what left the group (setsid) but kept the marker
-            timed_out = fired.is_set()
-            if timed_out:
-                code = None
+        timer = threading.Timer(timeout, on_deadline)
+        timer.daemon = True
+        timer.start()
+        try:
+            code: int | None = proc.wait()
+        finally:
+            timer.cancel()
+            box.teardown()  # the group, and everything in the box's cgroup (setsid or not)
+            if backend == "none" and box.cgroup is None:
+                sweep_marked(token, born)  # what left the group (setsid) but kept the marker
+        timed_out = fired.is_set()
+        if timed_out:
+            code = None
         return SandboxResult(exit_code=code, timed_out=timed_out, duration_s=time.monotonic() - start,
-                             stdout_tail=tail(out_path, output_cap), stderr_tail=tail(err_path, output_cap),
+                             stdout_tail=tail(out, output_cap), stderr_tail=tail(err, output_cap),
                              oom_kills=box.oom_kills, ram_mb=box.ram_mb)

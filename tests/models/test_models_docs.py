@@ -11,6 +11,7 @@ from swarmgym.models import (
     JobResult,
     JobSpec,
     LedgerRecord,
+    NetworkUse,
     Provenance,
     RunOutcome,
     SessionDoc,
@@ -18,7 +19,7 @@ from swarmgym.models import (
     Verdict,
 )
 
-PERSISTED = [ErrorInfo, Finding, CheckResult, DimensionResult, Verdict, RunOutcome, Provenance, JobSpec, JobResult,
+PERSISTED = [ErrorInfo, Finding, CheckResult, DimensionResult, Verdict, NetworkUse, RunOutcome, Provenance, JobSpec, JobResult,
              LedgerRecord, Turn, SessionDoc]
 
 
