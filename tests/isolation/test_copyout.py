@@ -2,40 +2,30 @@
 from __future__ import annotations
 
 import os
-import socket
 
 from swarmgym.isolation.copyout import copy_out, replace_tree
+from tests.support.hostile_workspace import build
 
 
 def hostile_tree(root):
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "main.py").write_text("print(1)\n")
+    """The hostile workspace of the host-side reader's tests (links to ``.env``, ``/etc/shadow`` and ``/``,
+    FIFOs, a socket, a 2 GB sparse file), plus a set-uid file."""
+    build(root, root.parent)
     os.chmod(root / "pkg" / "main.py", 0o4755)  # set-uid: never carried out
-    os.symlink("/etc/shadow", root / "pkg" / "shadow.py")
-    os.symlink("/", root / "rootdir")
-    os.mkfifo(root / "pkg" / "fifo.py")
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        socket.socket(socket.AF_UNIX).bind("pkg/sock.py")
-    finally:
-        os.chdir(cwd)
-    with open(root / "pkg" / "big.py", "wb") as f:
-        f.write(b"# TODO\n")
-        f.truncate(2 << 30)
 
 
 def test_links_are_copied_as_links_special_files_stay_behind_and_a_sparse_file_stays_sparse(tmp_path):
     hostile_tree(tmp_path / "box")
     got = copy_out(tmp_path / "box", tmp_path / "out", max_bytes=3 << 30)
     out = tmp_path / "out"
-    assert sorted(os.listdir(out / "pkg")) == ["big.py", "main.py", "shadow.py"]
+    assert sorted(os.listdir(out / "pkg")) == ["big.py", "leak.py", "main.py", "shadow.py"]
     assert os.readlink(out / "pkg" / "shadow.py") == "/etc/shadow" and os.readlink(out / "rootdir") == "/"
-    assert (out / "pkg" / "main.py").read_text() == "print(1)\n"
+    assert (out / "pkg" / "main.py").read_text().startswith("def main():")
+    assert sorted(os.listdir(out / ".swarm")) == ["run-swarm-20260101-000000001.jsonl"]  # the link; the FIFO stayed
     assert os.stat(out / "pkg" / "main.py").st_mode & 0o7777 == 0o755
     big = os.stat(out / "pkg" / "big.py")
     assert big.st_size == 2 << 30 and big.st_blocks * 512 < 1 << 20  # 2 GB apparent, a few KB on disk
-    assert got.skipped == 2 and not got.over_bytes
+    assert got.skipped == 3 and not got.over_bytes  # two FIFOs and a socket
 
 
 def test_a_file_past_the_budget_is_left_out_and_named_over_budget(tmp_path):

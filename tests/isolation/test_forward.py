@@ -7,16 +7,14 @@ after the client acknowledged the one before: a forwarder that held the stream b
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
-import threading
 
 from swarmgym.isolation.endpoints import parse_endpoint
 from swarmgym.testing.modelserver import ModelServer
 from tests.support.boxrun import run_swarm_script
 from tests.support.hostile import require_bwrap
+from tests.support.hostnet import HostServices, lan_address
 
 OPENAI_CLIENT = '''import http.client, json, os
 conn = http.client.HTTPConnection("127.0.0.1", {port}, timeout=30)
@@ -103,69 +101,13 @@ json.dump(out, open("probe.json", "w"))
 '''
 
 
-def lan_address() -> str | None:
-    res = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True,
-                         check=False)
-    for line in res.stdout.splitlines():
-        parts = line.split()
-        if "inet" in parts:
-            return parts[parts.index("inet") + 1].split("/")[0]
-    return None
-
-
-class Services:
-    """What the host offers that no box may reach: a TCP service on every address, a UDP echo on the
-    loopback, an abstract Unix socket."""
-
-    def __init__(self) -> None:
-        self.tcp = socket.create_server(("0.0.0.0", 0))
-        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.udp.bind(("127.0.0.1", 0))
-        self.abstract_name = f"swarmgym-test-{os.getpid()}-{id(self)}"
-        self.abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.abstract.bind("\0" + self.abstract_name)
-        self.abstract.listen()
-        for target in (self._serve_tcp, self._serve_udp, self._serve_abstract):
-            threading.Thread(target=target, daemon=True).start()
-
-    def _serve_tcp(self) -> None:
-        while True:
-            try:
-                c, _ = self.tcp.accept()
-                c.sendall(b"host service")
-                c.close()
-            except OSError:
-                return
-
-    def _serve_abstract(self) -> None:
-        while True:
-            try:
-                c, _ = self.abstract.accept()
-                c.sendall(b"host abstract socket")
-                c.close()
-            except OSError:
-                return
-
-    def _serve_udp(self) -> None:
-        while True:
-            try:
-                _, addr = self.udp.recvfrom(64)
-                self.udp.sendto(b"host udp", addr)
-            except OSError:
-                return
-
-    def close(self) -> None:
-        for s in (self.tcp, self.udp, self.abstract):
-            s.close()
-
-
 def test_the_box_reaches_its_model_endpoint_and_nothing_else_of_the_host_or_the_lan(tmp_path):
     require_bwrap()
-    services = Services()
+    services = HostServices()
     lan = lan_address() or "192.0.2.1"
     try:
         with ModelServer() as server:
-            script = PROBE.format(tcp=services.tcp.getsockname()[1], udp=services.udp.getsockname()[1],
+            script = PROBE.format(tcp=services.tcp_port, udp=services.udp_port,
                                   abstract=services.abstract_name, lan=lan, model=server.port)
             res, ws = run_swarm_script(tmp_path, script, endpoints=[parse_endpoint(f"http://localhost:{server.port}")])
             (tmp_path / "host").mkdir()  # the same probe unboxed reaches them all: they are there to be reached

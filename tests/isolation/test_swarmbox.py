@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 
 import psutil
 
 from tests.support.boxrun import run_swarm_script
 from tests.support.hostile import require_bwrap
+from tests.support.hostnet import watched_free_space
 
 FILL = '''import os
 f = open("fill.bin", "wb", buffering=0)
@@ -26,27 +26,13 @@ def test_a_swarm_writing_past_its_budget_stops_at_it_and_the_hosts_disk_never_se
     require_bwrap()
     home = tmp_path / "home"
     home.mkdir()
-    free_before = os.statvfs(home).f_bavail * os.statvfs(home).f_frsize
-    lowest, done = [free_before], threading.Event()
-
-    def watch() -> None:
-        while not done.is_set():
-            st = os.statvfs(home)
-            lowest.append(st.f_bavail * st.f_frsize)
-            time.sleep(0.02)
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    try:
+    with watched_free_space(home) as free:
         res, ws = run_swarm_script(tmp_path, FILL, workspace_mb=16)
-    finally:
-        done.set()
-        watcher.join()
     assert res.exit_code == 0 and "stopped: No space left on device" in res.stdout, res.stderr_tail
     assert res.limits_hit == ["workspace over its 16 MB budget (sandbox.workspace_mb): writes past it failed with "
                               "'No space left on device' while the swarm ran"]
     assert (ws / "fill.bin").stat().st_size <= 16 << 20
-    assert free_before - min(lowest) < 512 << 20  # the swarm tried 2 GB: the host's disk never saw it
+    assert free[0] - min(free) < 512 << 20  # the swarm tried 2 GB: the host's disk never saw it
 
 
 def test_the_box_starts_with_the_workspace_as_it_was_and_leaves_it_exactly_as_the_swarm_did(tmp_path):

@@ -22,6 +22,7 @@ from swarmgym.isolation.cgroup import cgroup_root
 from swarmgym.suitekit.suite import Check
 from tests.support.grading import check_result
 from tests.support.hostile import require_bwrap
+from tests.support.hostnet import watched_free_space
 
 HOG = ("python3 -c 'import os, time\n"
        "for _ in range({n}):\n"
@@ -160,8 +161,6 @@ def test_a_swarm_writing_past_its_workspace_budget_is_recorded_with_that_reason_
     """Through ``swarmgym bench``: a command swarm tries to write 2 GB into a workspace of 16 MB, while the
     test watches the free space of the disk the home is on."""
     require_bwrap()
-    import threading
-
     home = tmp_path / "home"
     home.mkdir()
     script = tmp_path / "swarm.py"
@@ -169,24 +168,10 @@ def test_a_swarm_writing_past_its_workspace_budget_is_recorded_with_that_reason_
     (home / "config.yaml").write_text(yaml.safe_dump({
         "swarm": {"adapter": "command", "command": [sys.executable, str(script), "{prompt}"], "timeout": 120},
         "sandbox": {"backend": "bwrap", "workspace_mb": 16}, "checks": {"timeout": 30}}))
-    free = [os.statvfs(home).f_bavail * os.statvfs(home).f_frsize]
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.is_set():
-            st = os.statvfs(home)
-            free.append(st.f_bavail * st.f_frsize)
-            time.sleep(0.02)
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    try:
+    with watched_free_space(home) as free:
         res = subprocess.run([sys.executable, "-m", "swarmgym", "bench", "--tier", "smoke", "--variant", "mlx",
                               "--swarm", "command"], env={**os.environ, "SWARMGYM_HOME": str(home)}, cwd=tmp_path,
                              capture_output=True, text=True, timeout=900, check=False)
-    finally:
-        done.set()
-        watcher.join()
     assert res.returncode == 0, res.stdout + res.stderr
     assert free[0] - min(free) < 512 << 20  # 2 GB attempted; the host's disk never saw it
     doc = json.loads(next((home / "runs").glob("*/session.json")).read_text())

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -27,53 +25,23 @@ from swarmgym.isolation.policy import interpreter_dirs
 from swarmgym.testing.localredis import free_port
 from swarmgym.testing.modelserver import ModelServer
 from tests.support.hostile import require_bwrap
+from tests.support.hostnet import HostServices, lan_address
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CHANNELS = ("abstract", "tcp", "udp")
-
-
-def lan_address() -> str | None:
-    res = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True,
-                         check=False)
-    for line in res.stdout.splitlines():
-        parts = line.split()
-        if "inet" in parts:
-            return parts[parts.index("inet") + 1].split("/")[0]
-    return None
-
-
-class LanService:
-    """A TCP service on every address of the host (the LAN one included)."""
-
-    def __init__(self) -> None:
-        self.sock = socket.create_server(("0.0.0.0", 0))
-        self.port = self.sock.getsockname()[1]
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                c, _ = self.sock.accept()
-                c.sendall(b"lan service")
-                c.close()
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 @pytest.fixture
 def world(tmp_path, redis_server):
     """A home, the model server, a LAN service and the neighbour's targets."""
     require_bwrap()
-    lan = LanService()
+    lan = HostServices()
     server = ModelServer()
     home = tmp_path / "home"
     home.mkdir()
     ip = lan_address()
     targets = {"token": os.urandom(6).hex(), "tcp_port": free_port(), "udp_port": free_port(), "wait": 8,
-               "broker_port": redis_server.port, "lan": [ip, lan.port] if ip else None, "model": server.url,
+               "broker_port": redis_server.port, "lan": [ip, lan.tcp_port] if ip else None, "model": server.url,
                "skip": sorted({str(p) for p in interpreter_dirs()}), "loot": False}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))}
     env.update(SWARMGYM_HOME=str(home), SWARMGYM_SIM_TIME_SCALE="0")
@@ -162,7 +130,7 @@ def test_without_a_box_the_same_two_swarms_meet_and_reach_everything(world):
         assert any(r[c].startswith("met") for r in found), (c, found)
     assert all(r["broker"].startswith("reached") for r in found)
     if targets["lan"]:
-        assert all(r["lan"].startswith("reached: lan service") for r in found)
+        assert all(r["lan"].startswith("reached: host service") for r in found)
 
 
 GOOSE_SECRETS = {"secrets_yaml": "sk-secrets-yaml-{t}", "inline": "sk-inline-{t}", "ext_token": "ghp_ext_{t}",
