@@ -113,7 +113,7 @@ def _run_swarmbox(argv: list[str], policy: Policy, env: dict[str, str], out: IO[
             if said is None:
                 timed_out = True
                 said = sb.stop()
-            run = sb.finish()
+            run = sb.finish(holding=said is not None and said[0] in ("exit", "stopped"))
         finally:
             box.teardown()  # everything left in its box (pids cgroup, PID namespace), setsid or not
         code = box.proc.wait()

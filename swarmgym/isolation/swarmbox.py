@@ -145,13 +145,15 @@ class SwarmBox:
             return ("gone", -1)
         return self.wait(STOP_GRACE)
 
-    def finish(self) -> BoxRun:
-        """Copy the writable folders out of the box (it is still alive: its init waits), then let it end."""
-        if self.child_pid is not None and self.disks:
+    def finish(self, holding: bool) -> BoxRun:
+        """Copy the writable folders out of the box — only while its init holds it (``holding``: it said
+        the swarm ended and waits; else its pid may be another process's by now) — then let it end."""
+        if holding and self.child_pid is not None:
             for path in self.disks:
                 self._collect(path)
         elif self.disks:
-            self.run.problems.append("box: its first process was never seen; its writable folders were not copied out")
+            self.run.problems.append("box: it ended before its writable folders could be copied out; the workspace "
+                                     "is as it was before the run")
         try:
             os.write(self._control_w, b"exit\n")
         except OSError:
