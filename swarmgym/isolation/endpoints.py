@@ -166,13 +166,27 @@ def plan_routes(endpoints: Iterable[Endpoint]) -> list[Route]:
             raise ValueError(f"{ep.source}: {ep.url!r}: port {port} out of range")
         held = taken.get((addr, port))
         if held is not None:
-            if (held.host, held.port, held.tls, held.key_env) == (ep.host, ep.port, ep.tls, ep.key_env):
-                continue  # the same endpoint named twice
+            if _same_server(held, ep) and (held.key_env == ep.key_env or None in (held.key_env, ep.key_env)):
+                at = next(i for i, r in enumerate(routes) if r.endpoint is held)  # one server named twice:
+                keep = ep if ep.key_env and not held.key_env else held  # keep the one with its key
+                routes[at] = replace(routes[at], endpoint=keep, also_v6=routes[at].also_v6 or v6)
+                taken[(addr, port)] = keep
+                continue
             raise ValueError(f"{ep.source}: {ep.url!r} and {held.source}: {held.url!r} would both answer at "
                              f"{_hostport(addr, port)} in the box; give one of them listen: HOST:PORT")
         taken[(addr, port)] = ep
         routes.append(Route(ep, addr, port, f"{len(routes)}.sock", name=name, also_v6=v6))
     return routes
+
+
+def _same_server(a: Endpoint, b: Endpoint) -> bool:
+    """Whether two endpoints are one server (``localhost`` and ``127.0.0.1`` are the host's loopback alike)."""
+    return (_canon(a.host), a.port, a.tls) == (_canon(b.host), b.port, b.tls)
+
+
+def _canon(host: str) -> str:
+    ip = _ip(host)
+    return "loopback" if (ip is not None and ip.is_loopback) or host.lower() in LOOPBACK_NAMES else host.lower()
 
 
 def with_keys(routes: Iterable[Route], lookup: Mapping[str, str]) -> list[Route]:

@@ -31,6 +31,9 @@ def test_localhost_answers_on_both_loopbacks_and_a_named_host_gets_a_loopback_ad
 
 def test_the_same_endpoint_twice_is_one_route_and_two_endpoints_at_one_box_address_are_refused():
     assert len(plan_routes([parse_endpoint("http://127.0.0.1:1234"), parse_endpoint("127.0.0.1:1234")])) == 1
+    [one] = plan_routes([parse_endpoint("http://127.0.0.1:1234/v1"),  # the brain's LM Studio, and goose's
+                         parse_endpoint({"url": "http://localhost:1234", "key_env": "LMSTUDIO_API_KEY"})])
+    assert one.endpoint.key_env == "LMSTUDIO_API_KEY" and one.listens == [("127.0.0.1", 1234), ("::1", 1234)]
     with pytest.raises(ValueError, match="would both answer at 127.0.0.1:1234"):
         plan_routes([parse_endpoint("http://127.0.0.1:1234"),
                      parse_endpoint({"url": "http://studio:1234", "listen": "127.0.0.1:1234"})])
