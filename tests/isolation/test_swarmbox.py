@@ -9,6 +9,7 @@ import time
 import psutil
 
 from tests.support.boxrun import run_swarm_script
+from tests.security.test_caps import require_memory_cgroup
 from tests.support.hostile import require_bwrap
 from tests.support.hostnet import watched_free_space
 
@@ -99,3 +100,12 @@ def test_goose_state_beside_the_workspace_gets_a_disk_of_its_own_too(tmp_path):
     assert res.exit_code == 0, res.stderr_tail
     assert (state / "data" / "sessions" / "sessions.db").stat().st_size <= 8 << 20
     assert [x for x in res.limits_hit if x.startswith(f"the swarm's folder {state} over its 8 MB budget")]
+
+
+def test_the_workspaces_pages_count_in_the_swarms_memory_cap(tmp_path):
+    """A workspace within its disk budget but past the box's RAM cap: its tmpfs pages are the box's memory."""
+    require_memory_cgroup()
+    script = FILL.replace("range(2048)", "range(256)")  # 256 MB into a 1 GB workspace, RAM capped at 96 MB
+    res, ws = run_swarm_script(tmp_path, script, workspace_mb=1024, swarm_ram_mb=96)
+    assert res.oom_kills >= 1, (res.exit_code, res.stdout, res.stderr_tail)
+    assert not (ws / "fill.bin").exists() or (ws / "fill.bin").stat().st_size < 96 << 20
