@@ -9,8 +9,7 @@ import time
 import psutil
 
 from tests.support.boxrun import run_swarm_script
-from tests.security.test_caps import require_memory_cgroup
-from tests.support.hostile import require_bwrap
+from tests.support.hostile import require_bwrap, require_memory_cgroup
 from tests.support.hostnet import watched_free_space
 
 FILL = '''import os

@@ -18,10 +18,9 @@ import pytest
 import yaml
 
 from swarmgym.config import load_config
-from swarmgym.isolation.cgroup import cgroup_root
 from swarmgym.suitekit.suite import Check
 from tests.support.grading import check_result
-from tests.support.hostile import require_bwrap
+from tests.support.hostile import require_bwrap, require_memory_cgroup
 from tests.support.hostnet import watched_free_space
 
 HOG = ("python3 -c 'import os, time\n"
@@ -29,12 +28,6 @@ HOG = ("python3 -c 'import os, time\n"
        "    if os.fork() == 0:\n"
        "        b = bytearray({mb} << 20); b[::4096] = b\"x\" * len(b[::4096]); time.sleep(30); os._exit(0)\n"
        "os.wait(); print(\"survived\")'")
-
-
-def require_memory_cgroup() -> None:
-    require_bwrap()
-    if cgroup_root("memory") is None:
-        pytest.skip("no writable memory cgroup here")
 
 
 def _alive(token: str) -> list[int]:

@@ -37,6 +37,14 @@ def require_bwrap() -> None:
         pytest.skip(f"isolation tests need bubblewrap: {why}")
 
 
+def require_memory_cgroup() -> None:
+    require_bwrap()
+    from swarmgym.isolation.cgroup import cgroup_root
+
+    if cgroup_root("memory") is None:
+        pytest.skip("no writable memory cgroup here")
+
+
 @dataclass
 class RedisServer:
     port: int
