@@ -149,9 +149,9 @@ def test_once_with_the_operator_brain_sends_no_outside_byte_in_the_judges_reques
     assert responder.errors == []
     assert responder.roles() == ["opener", "judge"], out
     judge_req = next(d for d in responder.seen if d["role"] == "judge")
-    assert "=== pkg/main.py ===" in judge_req["user"] and "finish the app" in judge_req["user"]
+    assert " BEGIN: pkg/main.py>>>" in judge_req["user"] and "finish the app" in judge_req["user"]  # fenced app data
     for name in ("leak.py", "shadow.py", "fifo.py", "sock.py", "big.py"):
-        assert f"=== pkg/{name} ===" not in judge_req["user"]
+        assert f" BEGIN: pkg/{name}>>>" not in judge_req["user"]
     [rec] = [r for r in map(json.loads, (home / "ledger" / "sessions.jsonl").read_text().splitlines())
              if r["kind"] == "session"]
     doc = json.loads((home / "runs" / rec["session_id"] / "session.json").read_text())
