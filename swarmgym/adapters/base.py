@@ -25,6 +25,7 @@ from swarmgym.models import NetworkUse, RunOutcome
 
 class Adapter(Protocol):
     name: str
+    replays_seed: bool   # the same seed, flags and build give the same run (the simulator): repeats are no new evidence
 
     def run(self, prompt: str, workspace: Path | str, *, mcp: Sequence[str] = (),
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> RunOutcome: ...

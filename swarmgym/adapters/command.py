@@ -17,6 +17,7 @@ from swarmgym.models import RunOutcome
 
 class CommandAdapter:
     name = "command"
+    replays_seed = False  # every run is a fresh draw, whatever the seed
 
     def __init__(self, cfg) -> None:
         self.cfg = cfg

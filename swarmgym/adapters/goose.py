@@ -41,6 +41,7 @@ def swarm_argv(binary: list[str], prompt: str, mcp: Sequence[str]) -> list[str]:
 
 class GooseAdapter:
     name = "goose"
+    replays_seed = False  # every run is a fresh draw, whatever the seed
 
     def __init__(self, cfg) -> None:
         self.cfg = cfg

@@ -76,7 +76,8 @@ def swarm_provenance(adapter: Any, name: str, env: Mapping[str, str] | None, *, 
     goose_config = adapter.config_hash(full_env) if hasattr(adapter, "config_hash") else None
     return Provenance(adapter=name, binary=" ".join(binary) or None, binary_version=binary_version(binary),
                       fleet_hash=file_hash(fleet), goose_config_hash=goose_config, flags=swarm_flags(full_env), knobs=env_knobs(full_env),
-                      seed=seed, swarmgym_version=__version__, suite_hash=suite_hash, host=host)
+                      seed=seed, replays_seed=bool(getattr(adapter, "replays_seed", False)),
+                      swarmgym_version=__version__, suite_hash=suite_hash, host=host)
 
 
 def with_pool(prov: Provenance, pool: list[PoolDevice]) -> Provenance:

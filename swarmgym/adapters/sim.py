@@ -53,6 +53,7 @@ def scaled_timeout(timeout: float, env: Mapping[str, str]) -> float:
 
 class SimAdapter(GooseAdapter):
     name = "sim"
+    replays_seed = True  # a seed fixes every draw: a repeated (spec, seed, flags) run is the same run
 
     def binary(self) -> list[str]:
         return sim_command()

@@ -27,12 +27,7 @@ from swarmgym.core.names import check_name
 from swarmgym.models import TIERS, JobSpec, Model
 from swarmgym.suitekit.suite import Suite, load_suite
 
-SEED_STRIDE = 1000  # an arm's next campaign (or comparison) starts its seeds this far past its previous one
-
-
-def arm_seed(earlier: int) -> int:
-    """The first seed of an arm's campaign after ``earlier`` campaigns of that arm: 0, 1000, 2000, …"""
-    return earlier * SEED_STRIDE
+SEED_STRIDE = 1000  # seeds come in blocks: a campaign (or a comparison's rounds) takes one block of its own
 
 
 def job_seed(seed: int, rep: int) -> int:
@@ -100,21 +95,39 @@ def plan_jobs(suite: Suite, tier: str, variant: str, *, swarm: str = "sim", camp
     return jobs
 
 
-def default_seed(cfg: Config, suite_hash: str, swarm: str, variant: str, flags: dict[str, str]) -> int:
-    """0 for the first campaign of this arm (adapter + variant + flags) on this suite, then 1000, 2000, …
-
-    Local and fleet campaigns count alike.  The first campaigns of two arms share seeds, so a
-    simulated A/B is paired (common random numbers); repeating an arm draws fresh simulated faults
-    instead of replaying the same ones.
-    """
-    earlier = 0
+def used_seed_blocks(cfg: Config, suite_hash: str, swarm: str, arms: list[tuple[str, dict[str, str]]]) -> set[int]:
+    """The seed blocks (seed // SEED_STRIDE) every earlier campaign of these arms planned — bench, enqueue,
+    and each round of a ``compare`` or ``tune`` (saved as campaigns too); an arm is variant + flags, on
+    this suite and adapter."""
+    want = {(v, json.dumps(f, sort_keys=True)) for v, f in arms}
+    blocks: set[int] = set()
     for cid in list_campaigns(cfg):
         try:
             c = load_campaign(cfg, cid)
         except SwarmgymError:
             continue
-        earlier += (c.suite_hash, c.swarm, c.variant, c.flags) == (suite_hash, swarm, variant, flags)
-    return arm_seed(earlier)
+        if (c.suite_hash, c.swarm) == (suite_hash, swarm) and (c.variant, json.dumps(c.flags, sort_keys=True)) in want:
+            blocks |= {j.seed // SEED_STRIDE for j in c.jobs}
+    return blocks
+
+
+def fresh_seed(cfg: Config, suite_hash: str, swarm: str, arms: list[tuple[str, dict[str, str]]]) -> int:
+    """The first seed of the first block none of ``arms``' earlier campaigns used: 0, 1000, 2000, …
+
+    Evidence counts once: a new campaign never re-runs a (spec, seed) its arm already ran, so on a swarm
+    that replays seeds (the simulator) it is new evidence.  Arms that have run equally often get the same
+    block — the first campaigns of two arms share seeds, so a simulated A/B is paired (common random
+    numbers) — and a comparison's rounds take a block neither of its arms used."""
+    used = used_seed_blocks(cfg, suite_hash, swarm, arms)
+    block = 0
+    while block in used:
+        block += 1
+    return block * SEED_STRIDE
+
+
+def default_seed(cfg: Config, suite_hash: str, swarm: str, variant: str, flags: dict[str, str]) -> int:
+    """The first seed of a new campaign of one arm (adapter + variant + flags) on this suite: :func:`fresh_seed`."""
+    return fresh_seed(cfg, suite_hash, swarm, [(variant, flags)])
 
 
 def new_campaign(cfg: Config, tier: str, variant: str, *, swarm: str, mode: Literal["local", "queue"] = "local",

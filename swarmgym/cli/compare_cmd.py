@@ -5,7 +5,6 @@ Every option is a setting (``compare.*``, ``plan.*``, shared ones elsewhere; doc
 from __future__ import annotations
 
 import json
-import math
 
 import click
 from rich.console import Console
@@ -23,17 +22,27 @@ from swarmgym.cli.options import setting
 from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
 
-DECISION_STYLE = {"B": "[green]B[/]", "A": "[green]A[/]", "no difference": "[cyan]no difference[/]",
+DECISION_STYLE = {"B": "[green]B better[/]", "A": "[red]A better[/]", "no difference": "[cyan]no difference[/]",
                   "undecided": "[yellow]undecided[/]", "continue": "[dim]continue[/]"}
 
 
 def _round_line(rnd, step, st) -> str:
-    bound = math.log(1 / st.alpha)
     notes = [shown(f"{p.spec}: {p.note}") for p in rnd.pairs if p.note]
-    return (f"round {rnd.round:>2} · {st.runs:>3} runs · A-only {step.a_wins} / B-only {step.b_wins} of "
-            f"{step.pairs} pairs · log e {step.log_e:5.2f} / {bound:.2f} · p {step.p_value:.4f} · effect "
-            f"{step.effect:+.2f} [{step.lo:+.2f}, {step.hi:+.2f}] · {DECISION_STYLE.get(step.decision, step.decision)}"
-            + (f"  [yellow]{'; '.join(notes)}[/]" if notes else ""))
+    return (f"round {rnd.round:>2} · {st.runs:>3} runs · B-only {step.b_wins} − A-only {step.a_wins} = "
+            f"{step.b_wins - step.a_wins:+d} of {step.pairs} pairs, "
+            + (f"decides at ±{step.bound}" if step.bound <= step.a_wins + step.b_wins else "too few to decide yet")
+            + f" · p {step.p_value:.4f} · "
+            f"B − A {100 * step.effect:+.1f} pp [{100 * step.lo:+.1f}, {100 * step.hi:+.1f}] · "
+            f"{DECISION_STYLE.get(step.decision, step.decision)}" + (f"  [yellow]{'; '.join(notes)}[/]" if notes else ""))
+
+
+def answer_line(ans) -> str:
+    """The answer as the terminal shows it: the line every view shares, in B's colour."""
+    from rich.markup import escape
+
+    from swarmgym.trend.answer import TONE_RICH
+
+    return f"[bold {TONE_RICH[ans.tone]}]{escape(ans.verdict)}[/]: {escape(ans.line())}"
 
 
 def register(cli: click.Group) -> None:
@@ -76,9 +85,10 @@ def register(cli: click.Group) -> None:
         st = cmp.new_compare(cfg, arm_a, arm_b, swarm=swarm, suite=suite, alpha=alpha, min_effect=min_effect,
                              max_runs=max_runs, until=until, seed=seed, fleet=fleet)
         console = Console(stderr=as_json, soft_wrap=True)
-        console.print(f"compare [bold]{st.compare_id}[/]: A = {st.a.label}, B = {st.b.label} on {st.suite} "
-                      f"{st.suite_hash} via {st.swarm} ({'fleet' if fleet else 'in-process'}); α {alpha:g}, "
-                      f"min effect {min_effect:g}, budget {st.max_runs} runs ({st.max_rounds} rounds), seed {st.seed}")
+        console.print(f"compare [bold]{st.compare_id}[/]: A = {shown(st.a.label)}, B = {shown(st.b.label)} (effect: B − A) "
+                      f"on {st.suite} {st.suite_hash} via {st.swarm} ({'fleet' if fleet else 'in-process'}); α {alpha:g}, "
+                      f"min effect {min_effect:g}, budget {st.max_runs} runs ({st.max_rounds} rounds), seed {st.seed}; "
+                      f"disagreement: {st.psi_source}")
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as prog:
             bar = prog.add_task("round 1", total=st.round_runs)
@@ -95,9 +105,8 @@ def register(cli: click.Group) -> None:
         if as_json:
             click.echo(json.dumps(out))
         else:
-            console.print(f"decision: {DECISION_STYLE.get(st.decision, st.decision)} after {out['runs']} runs "
-                          f"({out['rounds']} rounds); p = {out['p_value']:.4f}, effect {out['effect']:+.3f} "
-                          f"[{out['interval'][0]:+.3f}, {out['interval'][1]:+.3f}]")
+            console.print(f"after {out['runs']} runs ({out['rounds']} rounds): "
+                          + answer_line(cmp.final_answer(cfg, st)))
             console.print(f"page: {out['page']}")
 
     @cli.command("plan")
@@ -109,7 +118,7 @@ def register(cli: click.Group) -> None:
     @click.pass_context
     def plan_cmd(ctx, arms, effect, alpha, power, as_json):
         """Expected runs to detect --effect (fixed McNemar design vs sequential), from past disagreement."""
-        from swarmgym.comparison.compare import parse_arm
+        from swarmgym.comparison.arms import parse_arm
         from swarmgym.comparison.plan import plan
 
         if len(arms) not in (0, 2):
@@ -119,8 +128,9 @@ def register(cli: click.Group) -> None:
         if as_json:
             click.echo(json.dumps({"effect": p.effect, "alpha": p.alpha, "power": p.power, "discordance": p.psi,
                                    "source": p.psi_source, "history_pairs": p.history.pairs,
-                                   "fixed_runs": p.fixed_runs, "sequential_runs_mean": p.seq_runs_mean,
-                                   "sequential_budget_runs": p.seq_budget_runs}))
+                                   "history_folded": p.history.folded, "fixed_runs": p.fixed_runs,
+                                   "sequential_runs_mean": p.seq_runs_mean, "sequential_budget_runs": p.seq_budget_runs,
+                                   "rho": p.rho}))
             return
         c = Console(soft_wrap=True)
         c.print(f"discordance {p.psi:.3f} — {p.psi_source}")
@@ -128,8 +138,10 @@ def register(cli: click.Group) -> None:
             c.print(f"  {x} vs {y}: {k}/{n} pairs disagreed")
         c.print(f"to detect an effect of {effect:g} with {power:.0%} power at α {alpha:g}:")
         c.print(f"  fixed design (exact McNemar): {p.fixed_runs if p.fixed_runs else 'more than 10000'} runs")
+        if p.history.folded:
+            c.print(f"  ({p.history.folded} repeated run(s) of a replaying swarm folded: each unit counts once)")
         if p.seq_runs_mean is not None:
             c.print(f"  sequential (swarmgym compare): {p.seq_runs_mean:.0f} runs on average, "
-                    f"budget --max-runs {p.seq_budget_runs}")
+                    f"budget --max-runs {p.seq_budget_runs} (α spent as α·t^{p.rho:g})")
         else:
             c.print("  sequential (swarmgym compare): not reached within the simulated budget")

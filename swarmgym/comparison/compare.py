@@ -11,68 +11,33 @@ broker: the round runner says); the state after each round is saved in
 """
 from __future__ import annotations
 
-import json
-import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from swarmgym.campaigns.plan import Campaign, arm_seed, flags_in_effect, plan_jobs
-from swarmgym.comparison import DEFAULT_MAX_RUNS, sequential
+from swarmgym.campaigns.plan import Campaign, flags_in_effect, fresh_seed, plan_jobs
+from swarmgym.comparison import DEFAULT_MAX_RUNS
+from swarmgym.comparison.arms import Arm, parse_arm
+from swarmgym.comparison.history import history
 from swarmgym.config import Config
 from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import SwarmgymError, UsageError
-from swarmgym.core.flags import ENV_KNOBS as FLAG_KNOBS
 from swarmgym.core.flags import FLAG_PREFIXES
 from swarmgym.core.ids import new_id
-from swarmgym.core.names import check_name
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord, Model
 from swarmgym.reports.compare_page import page_path, write_page
 from swarmgym.suitekit.suite import load_suite
-from swarmgym.trend import arms
+from swarmgym.trend import answer, sequential
+from swarmgym.trend.units import NOT_AN_OUTCOME
+
+__all__ = ["Arm", "CompareState", "new_compare", "pair_round", "parse_arm", "run_compare", "summary"]
 
 ROUND_TIER = "light"          # one round = every spec once (the light tier) per arm
-ARM_SYNTAX = "variant[:FLAG=V,…] (e.g. gguf or gguf:GOOSE_SWARM_REVIEW=1)"
-_FLAG = re.compile(r"^[A-Z][A-Z0-9_]*$")
-NOT_AN_OUTCOME = ("error", "infra")   # the harness could not run the job: no pair
-
-
-class Arm(Model):
-    variant: str
-    flags: dict[str, str] = Field(default_factory=dict)   # what the arm sets on top of the env
-
-    @property
-    def label(self) -> str:
-        return arms.arm(self.variant, json.dumps(self.flags, sort_keys=True))
-
-
-def parse_arm(text: str, which: str) -> Arm:
-    """``variant[:FLAG=V,…]``; anything else is a one-line usage error naming the argument."""
-    def bad(why: str) -> UsageError:
-        return UsageError(f"{which}: expected {ARM_SYNTAX}, got {text!r} ({why})")
-
-    variant, _, rest = text.strip().partition(":")
-    if not variant:
-        raise bad("no variant")
-    try:
-        check_name(which, variant)
-    except SwarmgymError:
-        raise bad("the variant must be a plain name") from None
-    flags: dict[str, str] = {}
-    if _ or rest:
-        for item in rest.split(","):
-            name, eq, value = item.strip().partition("=")
-            if not eq or not _FLAG.match(name):
-                raise bad(f"{item.strip() or 'empty flag'!r} is not FLAG=V")
-            if not (name.startswith(FLAG_PREFIXES) or name in FLAG_KNOBS):
-                raise bad(f"{name} is not a swarm flag ({', '.join(FLAG_PREFIXES)}* or {', '.join(FLAG_KNOBS)})")
-            flags[name] = value
-    return Arm(variant=variant, flags=flags)
 
 
 class Pair(Model):
@@ -101,7 +66,7 @@ class Round(Model):
 
 
 class CompareState(Model):
-    schema_version: int = 1
+    schema_version: int = 2   # 2: the α-spending test (rho, psi0, per-round steps of trend.sequential)
     compare_id: str
     a: Arm
     b: Arm
@@ -117,6 +82,9 @@ class CompareState(Model):
     until: Literal["decided", "budget"] = "decided"
     seed: int = 0
     specs: int = 3  # specs in the suite: one round runs each once per arm
+    rho: float = sequential.RHO_INDEPENDENT     # the α-spending shape, chosen from psi0 at the start
+    psi0: float | None = None                   # the ledger's disagreement rate of these arms at the start
+    psi_source: str = ""
     created: float = Field(default_factory=time.time)
     rounds: list[Round] = Field(default_factory=list)
     decision: str = sequential.CONTINUE
@@ -143,7 +111,29 @@ class CompareState(Model):
         return d, ends
 
     def steps(self) -> list[sequential.Step]:
-        return [sequential.Step(**r.step) for r in self.rounds if r.step]
+        """The test after each round (a state saved by the previous test, schema 1, has none to show)."""
+        out = []
+        for r in self.rounds:
+            try:
+                out.append(sequential.Step(**r.step))
+            except TypeError:
+                continue
+        return out
+
+    def answer(self, next_runs: int | None = None) -> answer.Answer:
+        """B against A as every view of this compare says it (:mod:`swarmgym.trend.answer`)."""
+        steps = self.steps()
+        last = steps[-1] if steps else None
+        decision = self.decision if self.decision != sequential.CONTINUE or not last else last.decision
+        cmd = answer.compare_command(self.a.spec, self.b.spec, next_runs, swarm=self.swarm, suite=self.suite)
+        return answer.Answer(
+            first=self.a.label, second=self.b.label, decision=decision,
+            effect=last.effect if last else 0.0, lo=last.lo if last else -1.0, hi=last.hi if last else 1.0,
+            p_value=last.p_value if last else 1.0, pairs=last.pairs if last else 0,
+            a_only=last.a_wins if last else 0, b_only=last.b_wins if last else 0,
+            method=(f"group-sequential exact McNemar, α = {self.alpha:g} spent as α·t^{self.rho:g} over "
+                    f"{self.max_rounds} rounds"), alpha=self.alpha, min_effect=self.min_effect, runs=self.runs,
+            next_command=cmd if decision == "undecided" else None)
 
 
 # --- state on disk --------------------------------------------------------------------------
@@ -188,40 +178,50 @@ def new_compare(cfg: Config, a: Arm, b: Arm, *, swarm: str, suite: str | None = 
     if max_runs < per_round:
         raise UsageError(f"--max-runs: expected at least {per_round} (one round: every spec once per arm), got {max_runs}")
     env = flags_in_effect()
+    a_flags, b_flags = {**env, **a.flags}, {**env, **b.flags}
     cid = new_id("cmp")
-    if seed is None:
-        earlier = sum(1 for x in list_states(cfg)
-                      if (x.suite_hash, x.swarm, x.a.label, x.b.label) == (s.hash, swarm, a.label, b.label))
-        seed = arm_seed(earlier)
-    st = CompareState(compare_id=cid, a=a, b=b, a_flags={**env, **a.flags}, b_flags={**env, **b.flags},
+    if seed is None:   # a block of seeds neither arm ran: every pair is new evidence
+        seed = fresh_seed(cfg, s.hash, swarm, [(a.variant, a_flags), (b.variant, b_flags)])
+    h = history(cfg, a, b)
+    st = CompareState(compare_id=cid, a=a, b=b, a_flags=a_flags, b_flags=b_flags,
                       suite=s.name, suite_hash=s.hash, swarm=swarm, mode="queue" if fleet else "local",
                       alpha=alpha, min_effect=min_effect, max_runs=max_runs, until=until,
-                      seed=seed, specs=len(s.specs))
+                      seed=seed, specs=len(s.specs), rho=sequential.rho_for(h.psi), psi0=h.psi,
+                      psi_source=h.source())
     save_state(cfg, st)
     return st
 
 
+def arm_round(cfg: Config, *, run_id: str, k: int, arms: Sequence[tuple[str, str, dict[str, str]]], suite: str,
+              suite_hash: str, swarm: str, mode: Literal["local", "queue"], seed: int) -> list[Campaign]:
+    """The campaigns of round ``k`` (1-based) of a comparison of ``arms`` (tag, variant, effective flags): every
+    spec once per arm, all arms on the same seed ``seed + k - 1``; campaign ids ``<run_id>-rNN-<tag>``."""
+    s = load_suite(suite, cfg.suites_dir)
+    if s.hash != suite_hash:
+        raise UsageError(f"suite {suite} now hashes to {s.hash}, {run_id} ran on {suite_hash}")
+    out = []
+    for tag, variant, flags in arms:
+        cid = f"{run_id}-r{k:02d}-{tag}"
+        jobs = plan_jobs(s, ROUND_TIER, variant, swarm=swarm, campaign_id=cid, flags=flags, seed=seed,
+                         first_rep=k - 1)
+        out.append(Campaign(campaign_id=cid, mode=mode, tier=ROUND_TIER, variant=variant, suite=s.name,
+                            suite_hash=s.hash, swarm=swarm, flags=flags, seed=seed + k - 1, jobs=jobs))
+    return out
+
+
 def round_campaigns(cfg: Config, st: CompareState, k: int) -> tuple[Campaign, Campaign]:
     """The two campaigns of round ``k`` (1-based): same specs, same seed, one per arm."""
-    s = load_suite(st.suite, cfg.suites_dir)
-    if s.hash != st.suite_hash:
-        raise UsageError(f"suite {st.suite} now hashes to {s.hash}, compare {st.compare_id} ran on {st.suite_hash}")
-    out = []
-    for tag, arm, flags in (("a", st.a, st.a_flags), ("b", st.b, st.b_flags)):
-        cid = f"{st.compare_id}-r{k:02d}-{tag}"
-        jobs = plan_jobs(s, ROUND_TIER, arm.variant, swarm=st.swarm, campaign_id=cid, flags=flags, seed=st.seed,
-                         first_rep=k - 1)
-        out.append(Campaign(campaign_id=cid, mode=st.mode, tier=ROUND_TIER, variant=arm.variant, suite=s.name,
-                            suite_hash=s.hash, swarm=st.swarm, flags=flags, jobs=jobs))
-    return out[0], out[1]
+    a, b = arm_round(cfg, run_id=st.compare_id, k=k, arms=[("a", st.a.variant, st.a_flags), ("b", st.b.variant, st.b_flags)],
+                     suite=st.suite, suite_hash=st.suite_hash, swarm=st.swarm, mode=st.mode, seed=st.seed)
+    return a, b
 
 
 # --- running a round ------------------------------------------------------------------------
 
 class RoundRunner(Protocol):
-    def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
+    def run(self, cfg: Config, campaigns: Sequence[Campaign],
             progress: Callable[[int, int], None] | None = None) -> dict[str, LedgerRecord]:
-        """Run both campaigns; their session records by job id, as the recording side has them."""
+        """Run the round's campaigns; their session records by job id, as the recording side has them."""
 
 
 def pair_round(st: CompareState, k: int, camp_a: Campaign, camp_b: Campaign,
@@ -247,6 +247,11 @@ def _outcome(rec: LedgerRecord | None) -> bool | None:
 def _unpairable(ra: LedgerRecord, rb: LedgerRecord, st: CompareState) -> str:
     """Why two runs must not be paired ('' when they may): never across adapters, suite hashes
     or seeds, and never when a host ran an arm with other swarm flags than the arm's."""
+    return unpairable(ra, rb, st.a_flags, st.b_flags)
+
+
+def unpairable(ra: LedgerRecord, rb: LedgerRecord, a_flags: dict[str, str], b_flags: dict[str, str]) -> str:
+    """:func:`_unpairable` for any two arms' runs of one (spec, seed)."""
     pa, pb = ra.provenance, rb.provenance
     if pa.adapter and pb.adapter and pa.adapter != pb.adapter:
         return f"adapters differ ({pa.adapter} vs {pb.adapter})"
@@ -255,14 +260,14 @@ def _unpairable(ra: LedgerRecord, rb: LedgerRecord, st: CompareState) -> str:
         return f"suite hashes differ ({ha} vs {hb})"
     if pa.seed is not None and pb.seed is not None and pa.seed != pb.seed:
         return f"seeds differ ({pa.seed} vs {pb.seed})"
-    for rec, want, tag in ((ra, st.a_flags, "A"), (rb, st.b_flags, "B")):
+    for rec, want, tag in ((ra, a_flags, "A"), (rb, b_flags, "B")):
         ran = {k: v for k, v in rec.provenance.flags.items() if k.startswith(FLAG_PREFIXES)}
         if rec.provenance.adapter and ran != {k: v for k, v in want.items() if k.startswith(FLAG_PREFIXES)}:
             return f"host {rec.host} ran arm {tag} with flags {ran}"
     return ""
 
 
-def ledger_records(cfg: Config, campaigns: tuple[Campaign, ...]) -> dict[str, LedgerRecord]:
+def ledger_records(cfg: Config, campaigns: Sequence[Campaign]) -> dict[str, LedgerRecord]:
     ledger = Ledger(cfg.ledger_dir)
     return {r.job_id: r for c in campaigns for r in ledger.records(kind="session", campaign_id=c.campaign_id)}
 
@@ -270,14 +275,16 @@ def ledger_records(cfg: Config, campaigns: tuple[Campaign, ...]) -> dict[str, Le
 def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
                 on_round: Callable[[Round, sequential.Step], None] | None = None,
                 progress: Callable[[int, int], None] | None = None) -> CompareState:
-    """Run rounds until the test decides (``until="decided"``) or the budget is spent."""
+    """Run rounds until the test decides (``until="decided"``; a budget that can no longer decide stops
+    ``undecided``) or the budget is spent (``until="budget"``, the first decision stands)."""
     while len(st.rounds) < st.max_rounds:
         k = len(st.rounds) + 1
         camps = round_campaigns(cfg, st, k)
         st.rounds.append(pair_round(st, k, *camps, runner.run(cfg, camps, progress)))
         d, ends = st.outcomes()
-        steps = sequential.path(d, ends, alpha=st.alpha, min_effect=st.min_effect,
-                                budget_spent=len(st.rounds) >= st.max_rounds, stop=False)
+        steps = sequential.path(d, ends, alpha=st.alpha, min_effect=st.min_effect, looks=st.max_rounds, rho=st.rho,
+                                budget_spent=len(st.rounds) >= st.max_rounds, stop=False,
+                                futility=st.until == "decided")
         st.rounds[-1].step = asdict(steps[-1])
         if st.decision == sequential.CONTINUE:
             st.decision = steps[-1].decision
@@ -289,18 +296,28 @@ def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
             break
     if st.decision == sequential.CONTINUE:
         st.decision = "undecided"
-        save_state(cfg, st)
-        write_page(cfg, st)
+    save_state(cfg, st)
+    write_page(cfg, st, final_answer(cfg, st))
     return st
 
 
+def next_runs(cfg: Config, st: CompareState) -> int | None:
+    """The next step's budget: what detects ``min_effect`` with 80 % power at the disagreement of these two
+    arms' paired runs so far (this compare's and the ledger's)."""
+    h = history(cfg, st.a, st.b)
+    return answer.next_budget(h.discordant, h.pairs, per_round=st.specs, alpha=st.alpha, min_effect=st.min_effect)
+
+
+def final_answer(cfg: Config | None, st: CompareState) -> answer.Answer:
+    """The answer, with the next step when it is undecided."""
+    return st.answer(next_runs(cfg, st) if cfg is not None and st.decision == "undecided" else None)
+
+
 def summary(st: CompareState, cfg: Config | None = None) -> dict[str, Any]:
-    """What ``compare --json`` prints."""
-    steps = st.steps()
-    last = steps[-1] if steps else None
-    return {"decision": st.decision, "runs": st.runs,
-            "p_value": last.p_value if last else 1.0, "effect": last.effect if last else 0.0,
-            "interval": [last.lo, last.hi] if last else [-1.0, 1.0], "rounds": len(st.rounds),
-            "compare_id": st.compare_id, "a": st.a.label, "b": st.b.label,
-            "pairs": last.pairs if last else 0,
+    """What ``compare --json`` prints: the answer (B minus A), and the compare's own numbers."""
+    ans = final_answer(cfg, st)
+    return {"decision": ans.decision, "verdict": ans.verdict, "runs": st.runs, "p_value": ans.p_value,
+            "effect": round(ans.effect, 4), "interval": [round(ans.lo, 4), round(ans.hi, 4)],
+            "rounds": len(st.rounds), "compare_id": st.compare_id, "a": st.a.label, "b": st.b.label,
+            "pairs": ans.pairs, "next": ans.next_command, "answer": ans.json(),
             "page": str(page_path(cfg, st.compare_id)) if cfg else None}

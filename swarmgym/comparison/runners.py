@@ -10,7 +10,7 @@ nothing of this machine's ledger, which the coordinator never writes.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from swarmgym.campaigns.bench import run_campaign
@@ -28,7 +28,7 @@ class LocalRunner:
     def __init__(self, parallel: int = 1) -> None:
         self.parallel = parallel
 
-    def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
+    def run(self, cfg: Config, campaigns: Sequence[Campaign],
             progress: Callable[[int, int], None] | None = None) -> dict[str, LedgerRecord]:
         total = sum(len(c.jobs) for c in campaigns)
         done = [0]
@@ -51,7 +51,7 @@ class FleetRunner:
     def __init__(self, app: Any, source: RecordSource, poll: float = 1.0, timeout: float | None = None) -> None:
         self.app, self.source, self.poll, self.timeout = app, source, poll, timeout
 
-    def run(self, cfg: Config, campaigns: tuple[Campaign, Campaign],
+    def run(self, cfg: Config, campaigns: Sequence[Campaign],
             progress: Callable[[int, int], None] | None = None) -> dict[str, LedgerRecord]:
         r = for_config(cfg)
         for camp in campaigns:

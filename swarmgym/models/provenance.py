@@ -35,6 +35,9 @@ class Provenance(Model):
     """Pool and tweaker knobs in effect."""
     seed: int | None = None
     """The seed the swarm ran with (the simulator's draw)."""
+    replays_seed: bool = False
+    """The swarm replays a seed: the same seed, flags and build give the same run (the simulator does; real
+    goose does not).  A repeated run of the same unit is then no new evidence and is counted once."""
     isolation: Isolation = "none"
     """The isolation backend: bwrap | seatbelt | none."""
     swarmgym_version: str = ""
@@ -43,3 +46,11 @@ class Provenance(Model):
     """Content hash of the suite the host loaded."""
     host: str = ""
     """The host that ran the job."""
+
+    def build(self) -> str | None:
+        """The swarm build a run used: the binary's ``--version`` (else its path), plus the simulator's fleet hash."""
+        base = self.binary_version or self.binary or None
+        if self.fleet_hash:
+            fleet = "fleet " + self.fleet_hash.removeprefix("sha256:")[:8]
+            return f"{base} · {fleet}" if base else fleet
+        return base

@@ -29,7 +29,7 @@ from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import UsageError
 from swarmgym.ledger import Ledger, campaign_job_id
 from swarmgym.ledger.mapping import INFRA
-from swarmgym.models import LedgerRecord, Provenance
+from swarmgym.models import LedgerRecord
 from swarmgym.trend.arms import arm_of
 
 PINS_FILE = "baselines.json"
@@ -79,15 +79,6 @@ def _short(h: str | None) -> str:
     return (h or "none").removeprefix("sha256:")[:12]
 
 
-def build_of(prov: Provenance) -> str | None:
-    """The swarm build a run used: the binary's ``--version`` (else its path), plus the simulator's fleet hash."""
-    base = prov.binary_version or prov.binary or None
-    if prov.fleet_hash:
-        fleet = "fleet " + prov.fleet_hash.removeprefix("sha256:")[:8]
-        return f"{base} · {fleet}" if base else fleet
-    return base
-
-
 def series_of(schedule: str | None, arm: str) -> str:
     return f"schedule:{schedule}" if schedule else f"arm:{arm}"
 
@@ -116,7 +107,7 @@ def night_of_runs(campaign_id: str, recs: Sequence[LedgerRecord], *, created: fl
                  suite_hash=_most_common(r.suite_hash for r in recs),
                  adapter=_most_common(r.provenance.adapter for r in recs) or "",
                  hard=any(r.tier == "extreme" for r in recs) if hard is None else hard,
-                 counts=counts, build=_most_common(build_of(r.provenance) for r in recs), outcomes=outcomes)
+                 counts=counts, build=_most_common(r.provenance.build() for r in recs), outcomes=outcomes)
 
 
 def night_of_record(rec: LedgerRecord) -> Night | None:

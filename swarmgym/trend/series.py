@@ -22,7 +22,6 @@ from swarmgym.ledger.mapping import INFRA
 from swarmgym.models import LedgerRecord
 from swarmgym.trend import stats
 from swarmgym.trend.arms import arm_of
-from swarmgym.trend.baseline import build_of
 
 _SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([hdw])$")
 UNIT = {"h": 3600, "d": 86400, "w": 7 * 86400}
@@ -96,7 +95,7 @@ def build(records: Iterable[LedgerRecord], campaigns: Iterable[LedgerRecord] = (
             pt = points[key] = Point(r.campaign_id, started, None, r.suite, r.suite_hash, r.tier)
             builds[key] = Counter()
         pt.started = min(pt.started, started)
-        builds[key][build_of(r.provenance) or ""] += 1
+        builds[key][r.provenance.build() or ""] += 1
         if r.overall == INFRA:
             pt.infra += 1
             continue

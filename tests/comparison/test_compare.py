@@ -58,14 +58,14 @@ def test_compare_json_in_process_records_every_run_and_reports_the_decision(one_
 
 
 @pytest.mark.slow  # a compare round of six full jobs (module fixture)
-def test_compare_page_shows_evalue_path_against_its_boundary(one_round):
+def test_compare_page_shows_the_walk_against_its_boundary_and_the_answer_with_its_next_step(one_round):
     home, r = one_round
     out = json.loads(r.stdout)
     html = (home / "runs" / f"compare-{out['compare_id']}.html").read_text()
     assert out["page"].endswith(f"compare-{out['compare_id']}.html")
-    assert html.count("<svg") == 2 and "boundary log(1/α) = 3.00" in html
-    assert 'class="evalue"' in html and "<script" not in html and "http://" not in html.replace(
-        'xmlns="http://www.w3.org/2000/svg"', "")
+    assert html.count("<svg") == 2 and 'class="walk"' in html and html.count('class="boundary"') == 2
+    assert 'data-decision="undecided"' in html and out["next"] and out["next"] in html.replace("&#39;", "'")
+    assert "<script" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
 
 
 @pytest.mark.slow  # a compare round of six full jobs (module fixture)
@@ -85,7 +85,7 @@ def test_plan_reads_disagreement_from_paired_runs_in_the_ledger(one_round):
 
 @pytest.mark.slow  # power tables of the default plan: more than a few seconds
 def test_plan_without_history_uses_the_documented_default_and_says_so(tmp_path):
-    from swarmgym.comparison.sequential import fixed_pairs
+    from swarmgym.trend.sequential import fixed_pairs
 
     r = swarmgym(tmp_path, "plan", "--effect", "0.2")
     assert r.returncode == 0, r.stderr
