@@ -23,7 +23,7 @@ from swarmgym.core.hosts import host_name
 from swarmgym.core.ids import new_id
 from swarmgym.core.states import JobStatus
 from swarmgym.grading.grade import grade
-from swarmgym.models import ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict
+from swarmgym.models import ErrorInfo, Evidence, JobResult, JobSpec, Provenance, SessionDoc, Turn, Verdict, classify
 from swarmgym.reports.session import write_session
 from swarmgym.suitekit.suite import Check, Spec, Suite, load_suite, seed_workspace
 
@@ -170,9 +170,10 @@ def run_job(job: JobSpec, cfg: Config, *, host: str | None = None, sampler=None,
         timed_out = bool(evidence.run and evidence.run.timed_out)
         prov = (evidence.provenance or base_provenance(job, cfg, host)).model_copy(
             update={"isolation": result.provenance.isolation})
-        result = result.model_copy(update={"status": JobStatus.TIMEOUT if timed_out else JobStatus.DONE,
-                                           "verdict": verdict, "wall_secs": round(wall, 3), "provenance": prov,
-                                           **_summary(evidence, verdict)})
+        status = JobStatus.TIMEOUT if timed_out else JobStatus.DONE
+        result = result.model_copy(update={"status": status, "verdict": verdict, "wall_secs": round(wall, 3),
+                                           "provenance": prov, **_summary(evidence, verdict),
+                                           "failure": classify(status, verdict, {c.name: c.covers or [] for c in checks})})
         doc.overall, doc.functional = verdict.overall, verdict.functional
     except Exception as e:
         if result.status == JobStatus.INFRA:  # could not run (no binary, no box, other suite): its one line says why

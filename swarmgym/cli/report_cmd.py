@@ -14,15 +14,59 @@ from swarmgym.cli.options import setting
 from swarmgym.ledger import Ledger
 from swarmgym.trust.textsafe import shown
 
+TONE_RICH = {"better": "green", "worse": "red", "neutral": "yellow"}   # swarmgym.trend.answer's, without SciPy
+
+
+def pp(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:+.1f} pp"
+
 
 def _p(x: float) -> str:
     return "–" if math.isnan(x) else f"{x:.4f}"
 
 
+def bench_json(data, md_path) -> dict:
+    """``bench-report --json``: what BENCHMARK.md says, as data (the same answers, B minus A)."""
+    return {"report": str(md_path), "runs": len(data.rows), "folded": data.folded,
+            "arms": [{"arm": g.variant, "suite_hash": g.suite_hash, "runs": g.runs, "passes": g.passes,
+                      "folded": g.folded, "failures": g.failures.json()} for g in data.groups],
+            "head_to_head": [{"a": h.a.variant, "b": h.b.variant, "suite_hash": h.a.suite_hash,
+                              "answer": h.answer.json(),
+                              "specs": [{"spec": d.spec, "a": [d.a.passes, d.a.runs], "b": [d.b.passes, d.b.runs],
+                                         "diff": None if math.isnan(d.diff) else round(d.diff, 4)} for d in h.shared],
+                              "failures": [{"class": c.kind, "a": [c.a, c.a_runs], "b": [c.b, c.b_runs],
+                                            "diff": round(c.diff, 4), "interval": [round(c.lo, 4), round(c.hi, 4)]}
+                                           for c in h.failures]} for h in data.head_to_head]}
+
+
+def _only(data, h2h):
+    """``data`` with only the head-to-heads ``h2h`` (as oriented for ``report --compare``)."""
+    from dataclasses import replace
+
+    return replace(data, head_to_head=h2h)
+
+
+def _failures_table(data) -> Table:
+    from swarmgym.models import FAILURE_KINDS
+
+    kinds = [k for k in FAILURE_KINDS if any(g.failures.kinds.get(k) for g in data.groups)]
+    kinds += sorted({k for g in data.groups for k in g.failures.kinds} - set(kinds))
+    t = Table(title="why runs failed (runs per failure class; requirements the failing checks cover)")
+    for col in ("arm", "suite hash", *kinds, "top failing requirements", "devices that got no task"):
+        t.add_column(col)
+    for g in data.groups:
+        f = g.failures
+        t.add_row(shown(g.variant), shown(g.suite_hash), *(str(f.kinds.get(k, 0)) for k in kinds),
+                  shown(", ".join(f"{r} ×{n}" for r, n in f.requirements.most_common(3))) or "–",
+                  shown(", ".join(f"{d} {n}/{f.runs}" for d, n in f.starved.most_common())) or "–")
+    return t
+
+
 def register(cli: click.Group) -> None:
     @cli.command("bench-report")
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
-    def bench_report(ctx: click.Context) -> None:
+    def bench_report(ctx: click.Context, as_json: bool) -> None:
         """Regenerate runs/BENCHMARK.md and the CSVs from the ledger; print the head-to-head."""
         from swarmgym import reports
         from swarmgym.reports.markdown import WHY_NOT_PAIRED
@@ -30,18 +74,28 @@ def register(cli: click.Group) -> None:
         cfg = config_from(ctx)
         data = reports.build(cfg)
         paths = reports.regenerate(cfg, data)
+        if as_json:
+            click.echo(json.dumps(bench_json(data, paths[0])))
+            return
         out = Console(width=max(Console().width, 120))
-        out.print(f"wrote {paths[0]} ({len(data.rows)} benchmark runs)")
+        out.print(f"wrote {paths[0]} ({len(data.rows)} benchmark runs"
+                  + (f"; {data.folded} repeated run(s) of a replaying swarm folded" if data.folded else "") + ")")
+        if data.groups:
+            out.print(_failures_table(data))
         if data.head_to_head:
-            t = Table(title="head-to-head (same suite hash only)")
-            for col in ("A vs B", "suite hash", "specs", "mean Δ (A−B) ± SE", "sign test p", "McNemar p (b/c)"):
+            t = Table(title="head-to-head (same suite hash only): B − A, runs paired on (spec, seed)")
+            for col in ("A", "B", "suite hash", "B − A [interval]", "p (pairs)", "answer"):
                 t.add_column(col)
             for h in data.head_to_head:
-                se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
-                mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
-                t.add_row(shown(f"{h.a.variant} vs {h.b.variant}"), shown(h.a.suite_hash), str(len(h.shared)),
-                          f"{mean} ± {se} pp", _p(h.sign.p), f"{_p(h.mcnemar.p)} ({h.mcnemar.b}/{h.mcnemar.c})")
+                a = h.answer
+                t.add_row(shown(h.a.variant), shown(h.b.variant), shown(h.a.suite_hash),
+                          f"{pp(a.effect)} [{pp(a.lo)}, {pp(a.hi)}]", f"{_p(a.p_value)} ({a.pairs})",
+                          f"[{TONE_RICH[a.tone]}]{shown(a.verdict)}[/]")
             out.print(t)
+            for h in data.head_to_head:
+                if h.answer.next_command:
+                    out.print(f"{shown(h.a.variant)} vs {shown(h.b.variant)}: undecided; next: "
+                              f"{shown(h.answer.next_command)}")
         elif data.rows:
             out.print("no two variants share a suite hash: nothing to compare")
         for u in data.unpaired:
@@ -71,7 +125,7 @@ def register(cli: click.Group) -> None:
         if compare:
             if len(compare) != 2:
                 raise click.UsageError(f"--compare: expected two arms, got {len(compare)} (report.compare)")
-            _compare(ctx, list(compare), open_)
+            _compare(ctx, list(compare), open_, as_json)
             return
         ledger = Ledger(config_from(ctx).ledger_dir)
         recs = ledger.last(n)
@@ -82,17 +136,30 @@ def register(cli: click.Group) -> None:
             click.echo("the ledger has no sessions yet")
             return
         t = Table(title=f"last {len(recs)} sessions")
-        for col in ("ts", "session", "mode", "spec/archetype", "variant", "overall", "functional", "wall", "idle nodes"):
+        for col in ("ts", "session", "mode", "spec/archetype", "variant", "overall", "functional", "why", "wall",
+                    "idle nodes"):
             t.add_column(col, justify="right" if col == "wall" else "left", no_wrap=col in ("ts", "session"))
         colors = {"pass": "green", "partial": "yellow", "fail": "red", "error": "magenta"}
         for r in recs:
             t.add_row(time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.ts)), shown(r.session_id), shown(r.mode),
                       shown(r.archetype or r.spec), shown(r.variant), f"[{colors.get(r.overall, 'white')}]{shown(r.overall)}[/]",
-                      "yes" if r.functional else "no", f"{r.wall_secs:.1f}s", shown(", ".join(r.idle_nodes)) or "–")
+                      "yes" if r.functional else "no", _why(r), f"{r.wall_secs:.1f}s",
+                      shown(", ".join(r.idle_nodes)) or "–")
         Console(width=max(Console().width, 150)).print(t)
         changes = _changes_table(ledger)
         if changes is not None:
             Console(width=max(Console().width, 150)).print(changes)
+
+
+def _why(rec) -> str:
+    """The run's failure class and what it failed on (``ok`` when it passed)."""
+    f = rec.failure
+    if f is None:
+        return "[dim]unclassified[/]"
+    if f.kind == "ok":
+        return "[green]ok[/]"
+    reqs = f" ({shown(', '.join(f.requirements[:3]))})" if f.requirements else ""
+    return f"[red]{f.kind}[/]{reqs}"
 
 
 VERDICT_COLORS = {"regressed": "bold red", "improved": "bold green", "no change": "white", "not comparable": "yellow"}
@@ -123,8 +190,9 @@ def _changes_table(ledger, n: int = 10) -> Table | None:
     return t
 
 
-def _compare(ctx: click.Context, arms: list[str], open_: bool) -> None:
+def _compare(ctx: click.Context, arms: list[str], open_: bool, as_json: bool = False) -> None:
     from swarmgym import reports
+    from swarmgym.reports.benchmark_html import head_to_heads
 
     cfg = config_from(ctx)
     data = reports.build(cfg)
@@ -135,6 +203,15 @@ def _compare(ctx: click.Context, arms: list[str], open_: bool) -> None:
     if arms[0] == arms[1]:
         raise click.UsageError("--compare: expected two different arms")
     path = reports.write_html(cfg, data, arms=arms, name="COMPARE.html")
-    click.echo(str(path))
+    h2h = head_to_heads(data, arms)
+    if as_json:
+        doc = bench_json(data, path)
+        click.echo(json.dumps({"page": str(path), "arms": [a for a in doc["arms"] if a["arm"] in arms],
+                               "head_to_head": [x for x in bench_json(_only(data, h2h), path)["head_to_head"]]}))
+    else:
+        for h in h2h:
+            Console(soft_wrap=True).print(f"[{TONE_RICH[h.answer.tone]}]{shown(h.answer.verdict)}[/]: "
+                                          f"{shown(h.answer.line())}")
+        click.echo(str(path))
     if open_:
         click.launch(str(path))

@@ -15,12 +15,13 @@ from typing import Iterable
 from swarmgym.core.errors import LedgerError
 from swarmgym.models import LedgerRecord
 
-INDEX_VERSION = 2  # 2: adapter and seed columns (from provenance)
+INDEX_VERSION = 3  # 2: adapter and seed columns (from provenance); 3: build, replays, failure
 
 COLUMNS = ("job_id", "kind", "session_id", "campaign_id", "mode", "spec", "archetype", "app_slug",
            "variant", "tier", "rep", "suite", "suite_hash", "host", "overall", "functional",
            "checks", "swarm", "cluster", "diagnostics", "wall_secs", "exit_code", "tasks_done",
-           "tasks_failed", "idle_nodes", "flags", "ts", "line", "json", "adapter", "seed")
+           "tasks_failed", "idle_nodes", "flags", "ts", "line", "json", "adapter", "seed", "build", "replays",
+           "failure")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS records (
     tier TEXT, rep INTEGER, suite TEXT, suite_hash TEXT, host TEXT, overall TEXT,
     functional INTEGER, checks TEXT, swarm TEXT, cluster TEXT, diagnostics TEXT,
     wall_secs REAL, exit_code INTEGER, tasks_done INTEGER, tasks_failed INTEGER,
-    idle_nodes TEXT, flags TEXT, ts REAL, line INTEGER, json TEXT NOT NULL, adapter TEXT, seed INTEGER);
+    idle_nodes TEXT, flags TEXT, ts REAL, line INTEGER, json TEXT NOT NULL, adapter TEXT, seed INTEGER,
+    build TEXT, replays INTEGER, failure TEXT);
 """
 INDEXES = """
 CREATE INDEX IF NOT EXISTS records_session ON records(session_id);
@@ -95,7 +97,8 @@ def row_of(rec: LedgerRecord, line: int, raw: str) -> tuple:
         dims.get("checks"), dims.get("swarm"), dims.get("cluster"), dims.get("diagnostics"),
         rec.wall_secs, rec.exit_code, rec.tasks_done, rec.tasks_failed,
         json.dumps(rec.idle_nodes), json.dumps(rec.flags, sort_keys=True), rec.ts, line, raw,
-        rec.provenance.adapter or None, rec.provenance.seed,
+        rec.provenance.adapter or None, rec.provenance.seed, rec.provenance.build(), int(rec.provenance.replays_seed),
+        rec.failure.model_dump_json() if rec.failure else None,
     )
 
 

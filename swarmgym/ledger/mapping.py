@@ -6,7 +6,7 @@ from typing import Any, Literal, Sequence
 
 from swarmgym.core.flags import record_flags
 from swarmgym.core.states import JobStatus
-from swarmgym.models import CampaignChange, ErrorInfo, Finding, JobResult, LedgerRecord, Provenance
+from swarmgym.models import CampaignChange, ErrorInfo, Finding, JobResult, LedgerRecord, Provenance, classify
 
 INFRA = "infra"
 
@@ -63,6 +63,8 @@ def record_from_result(result: JobResult, *, turns: int = 1, extra: dict[str, An
         tasks_failed=result.tasks_failed, flags=_flags(result), idle_nodes=list(result.idle_nodes),
         per_device=dict(result.per_device), error=error, ts=result.finished or time.time(), data=data,
         provenance=result.provenance,
+        failure=result.failure or classify(overall if overall in (INFRA, "error") else result.status, verdict,
+                                           error=f"{error.type}: {error.message}" if error else ""),
     )
 
 

@@ -9,6 +9,7 @@ from swarmgym.core.states import JobStatus
 from swarmgym.models.base import SCHEMA_VERSION, Model
 from swarmgym.models.error import ErrorInfo
 from swarmgym.models.evidence import NetworkUse
+from swarmgym.models.failure import Failure
 from swarmgym.models.goose import PoolDevice
 from swarmgym.models.provenance import Provenance
 from swarmgym.models.verdict import Verdict
@@ -104,3 +105,5 @@ class JobResult(Model):
     """Unix time the job finished."""
     provenance: Provenance = Field(default_factory=Provenance)
     """What produced it, as the host ran it."""
+    failure: Failure | None = None
+    """Why it failed, classified on the host from its verdict and the suite's ``covers``."""

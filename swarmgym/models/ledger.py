@@ -8,10 +8,12 @@ from pydantic import Field
 from swarmgym.models.base import Model
 from swarmgym.models.change import CampaignChange
 from swarmgym.models.error import ErrorInfo
+from swarmgym.models.failure import Failure
 from swarmgym.models.provenance import Provenance
 
-#: ledger records: 2 added ``change`` (campaign records compared with their baseline, issue #22)
-LEDGER_SCHEMA_VERSION = 2
+#: ledger records: 2 added ``change`` (campaign records compared with their baseline, issue #22); 3 added
+#: ``failure`` (each run's failure class, issue #32)
+LEDGER_SCHEMA_VERSION = 3
 
 
 class LedgerRecord(Model):
@@ -81,3 +83,6 @@ class LedgerRecord(Model):
     """A re-grade under another suite: the job id of the original record (never replaces it)."""
     change: CampaignChange | None = None
     """Campaign records only: the campaign compared with its baseline (verdict and the numbers behind it)."""
+    failure: Failure | None = None
+    """Session records: why the run failed — its class, failing checks and requirements, starved devices
+    (``kind="ok"`` when it passed; None in records older than schema 3)."""

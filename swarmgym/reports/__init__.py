@@ -26,8 +26,9 @@ def build(cfg, ledger: Ledger | None = None) -> bench.BenchData:
 
 
 def write_csvs(cfg, data: bench.BenchData | None = None) -> list[Path]:
-    rows = (data or build(cfg)).rows
-    return [csvs.write_runs(cfg.runs_dir / RUNS_CSV, rows), csvs.write_summary(cfg.runs_dir / SUMMARY_CSV, rows)]
+    data = data or build(cfg)
+    return [csvs.write_runs(cfg.runs_dir / RUNS_CSV, data.rows),
+            csvs.write_summary(cfg.runs_dir / SUMMARY_CSV, data.kept)]
 
 
 def write_html(cfg, data: bench.BenchData | None = None, *, arms: list[str] | None = None,

@@ -7,11 +7,14 @@ All rebuilt from the ledger, top to bottom:
    and interval, every run a mark linked to its ``<session_id>/report.html``, :mod:`.spec_table`); each arm
    over time (:mod:`.trend_html`: its campaigns with their build labels and change markers, or run by run
    while it has fewer than three campaigns);
-2. per-spec pass-rate differences of each same-hash head-to-head, as a forest plot with Newcombe
-   95 % intervals (the hybrid score interval built from the two Wilson intervals), plus the mean
-   difference ± 1.96 SE over specs;
-3. how each arm's tasks were dispatched over the fleet's devices (share of tasks per device);
-4. a fleet timeline: each job as a bar on its host's lane, from start (finish − wall time) to finish,
+2. each same-hash head-to-head's answer (:mod:`.answer_view`: the second arm minus the first, its
+   interval and decision, the next step) and its per-spec pass-rate differences B − A as a forest plot
+   with Newcombe 95 % intervals, plus the mean difference ± 1.96 SE over specs; green where B is better;
+   and how the two arms' failure classes differ;
+3. why each arm's runs failed: the share of runs per failure class, the top failing requirements, the
+   devices that got no task;
+4. how each arm's tasks were dispatched over the fleet's devices (share of tasks per device);
+5. a fleet timeline: each job as a bar on its host's lane, from start (finish − wall time) to finish,
    linked to its report; then the most recent runs, one row each.
 
 Label columns are as wide as their longest label: no arm, host or build label is cut (checked in headless
@@ -30,9 +33,11 @@ from markupsafe import Markup, escape
 
 from swarmgym.models import LedgerRecord
 from swarmgym.reports import bench, spec_table
+from swarmgym.reports.answer_view import LEGEND, answer_html, class_diff_table, classes_svg
 from swarmgym.reports.trend_html import section
 from swarmgym.trend import series as trend
 from swarmgym.trend import stats
+from swarmgym.trend.answer import TONE_COLORS
 from swarmgym.trend.arms import arm_of
 
 OVERALL_COLORS = {"pass": "#2e7d32", "partial": "#f9a825", "fail": "#c62828", "error": "#6a1b9a"}
@@ -59,13 +64,9 @@ def extras(records: Iterable[LedgerRecord]) -> dict[str, ArmExtra]:
     return out
 
 
-def newcombe(a: bench.SpecStats, b: bench.SpecStats) -> tuple[float, float]:
-    """95 % interval of ``rate(a) - rate(b)`` (Newcombe's hybrid score method from Wilson intervals)."""
-    la, ua = stats.wilson(a.passes, a.runs)
-    lb, ub = stats.wilson(b.passes, b.runs)
-    pa, pb = a.rate, b.rate
-    d = pa - pb
-    return d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2), d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2)
+def newcombe(b: bench.SpecStats, a: bench.SpecStats) -> tuple[float, float]:
+    """95 % interval of ``rate(b) - rate(a)`` (Newcombe's hybrid score method from Wilson intervals)."""
+    return stats.newcombe(b.passes, b.runs, a.passes, a.runs)
 
 
 # --- SVG pieces --------------------------------------------------------------------------------
@@ -115,17 +116,18 @@ def pass_rate_svg(groups: Sequence[bench.Group]) -> Markup:
 
 
 def forest_svg(h2h: bench.HeadToHead) -> Markup:
-    """Per-spec difference A−B with its 95 % interval; the last row is the mean over specs ± 1.96 SE."""
+    """Per-spec difference B − A (the second arm minus the first) with its 95 % interval, green where B is
+    better and red where it is worse; the last row is the mean over specs ± 1.96 SE."""
     rows: list[tuple[str, float, float, float, str]] = []
     for d in h2h.shared:
-        lo, hi = newcombe(d.a, d.b)
-        rows.append((d.spec, d.diff, lo, hi, f"{d.spec}: {d.a.passes}/{d.a.runs} vs {d.b.passes}/{d.b.runs}, "
-                                             f"Δ {100 * d.diff:+.0f} pp (95% {100 * lo:+.0f} … {100 * hi:+.0f})"))
+        lo, hi = newcombe(d.b, d.a)
+        rows.append((d.spec, d.diff, lo, hi, f"{d.spec}: B {d.b.passes}/{d.b.runs} vs A {d.a.passes}/{d.a.runs}, "
+                                             f"B − A {100 * d.diff:+.0f} pp (95% {100 * lo:+.0f} … {100 * hi:+.0f})"))
     if not rows:
         return Markup("")
     se = 0.0 if math.isnan(h2h.se) else 1.96 * h2h.se
     rows.append(("mean over specs", h2h.mean, h2h.mean - se, h2h.mean + se,
-                 f"mean Δ {100 * h2h.mean:+.1f} pp ± {100 * se:.1f} (1.96 SE over {len(h2h.shared)} specs)"))
+                 f"mean B − A {100 * h2h.mean:+.1f} pp ± {100 * se:.1f} (1.96 SE over {len(h2h.shared)} specs)"))
     row, top = 26, 12
     h = top + row * len(rows) + 34
     x = lambda v: LABEL_W + PLOT_W * (max(-1.0, min(1.0, v)) + 1) / 2  # noqa: E731
@@ -137,8 +139,9 @@ def forest_svg(h2h: bench.HeadToHead) -> Markup:
         y = top + n * row + row / 2
         mean_row = n == len(rows) - 1
         weight = ' font-weight="bold"' if mean_row else ""
-        color = "#37474f" if mean_row else ("#2e7d32" if lo > 0 else "#c62828" if hi < 0 else "#1565c0")
-        body.append(f'<g class="spec-diff" data-spec="{escape(label)}"><title>{escape(tip)}</title>'
+        tone = "better" if lo > 0 else "worse" if hi < 0 else "neutral"
+        color = "#37474f" if mean_row else TONE_COLORS[tone]
+        body.append(f'<g class="spec-diff" data-spec="{escape(label)}" data-tone="{tone}"><title>{escape(tip)}</title>'
                     f'<text x="{LABEL_W - 8}" y="{y + 4}" font-size="12" text-anchor="end"'
                     f'{weight}>{escape(label)}</text>')
         if not math.isnan(diff):
@@ -147,10 +150,10 @@ def forest_svg(h2h: bench.HeadToHead) -> Markup:
             body.append(f'<line x1="{x(lo):.1f}" y1="{y}" x2="{x(hi):.1f}" y2="{y}" stroke="{color}" stroke-width="2.5"/>'
                         + mark + f'<text x="{LABEL_W + PLOT_W + 8}" y="{y + 4}" font-size="11">{100 * diff:+.0f} pp</text>')
         body.append("</g>")
-    body.append(f'<text x="{LABEL_W}" y="{h - 5}" font-size="11" fill="#455a64">← {escape(_short(h2h.b.variant))} better'
-                f'</text><text x="{LABEL_W + PLOT_W}" y="{h - 5}" font-size="11" fill="#455a64" text-anchor="end">'
-                f'{escape(_short(h2h.a.variant))} better →</text>')
-    return _svg(LABEL_W + PLOT_W + 80, int(h), f"per-spec pass-rate difference {h2h.a.variant} minus {h2h.b.variant}", body)
+    body.append(f'<text x="{LABEL_W}" y="{h - 5}" font-size="11" fill="{TONE_COLORS["worse"]}">← A '
+                f'{escape(_short(h2h.a.variant))} better</text><text x="{LABEL_W + PLOT_W}" y="{h - 5}" font-size="11" '
+                f'fill="{TONE_COLORS["better"]}" text-anchor="end">B {escape(_short(h2h.b.variant))} better →</text>')
+    return _svg(LABEL_W + PLOT_W + 80, int(h), f"per-spec pass-rate difference {h2h.b.variant} minus {h2h.a.variant}", body)
 
 
 def dispatch_svg(arms: Sequence[str], extra: dict[str, ArmExtra]) -> Markup:
@@ -259,6 +262,24 @@ def _label_w(labels: Iterable[str], char_px: float = 8.0) -> int:
     return max(LABEL_W, int(max((len(x) for x in labels), default=0) * char_px) + 16)
 
 
+def failures_section(groups: Sequence[bench.Group]) -> Markup:
+    """Why each arm's runs failed: classes per arm, then each arm's top failing requirements and starved devices."""
+    out = ["<h2>Why runs failed</h2><p class=\"note\">Each run's one failure class, decided from its evidence when "
+           "it was graded (docs/compare.md): liar (the swarm claimed success, checks fail), narrator, stub, crash, "
+           "hang, starved device, infrastructure. Requirements: those the failing golden checks cover.</p>",
+           classes_svg([(g.variant, g.failures.kinds) for g in groups])]
+    rows = []
+    for g in groups:
+        f = g.failures
+        reqs = ", ".join(f"{r} ×{n}" for r, n in f.requirements.most_common(5)) or "–"
+        starved = ", ".join(f"{d} {n}/{f.runs}" for d, n in f.starved.most_common()) or "–"
+        rows.append(f"<tr class=\"arm-failures\" data-arm=\"{escape(g.variant)}\"><td>{escape(g.variant)}</td>"
+                    f"<td>{escape(reqs)}</td><td>{escape(starved)}</td><td>{g.folded}</td></tr>")
+    out.append("<table><tr><th>arm</th><th>top failing requirements (runs)</th><th>devices that got no task (runs)</th>"
+               "<th>repeated runs folded</th></tr>" + "".join(rows) + "</table>")
+    return Markup("".join(out))
+
+
 def _short(label: str, n: int = 38) -> str:
     return label if len(label) <= n else label[: n - 1] + "…"
 
@@ -272,6 +293,17 @@ td,th{padding:3px 10px;border-bottom:1px solid #eceff1;text-align:left}.warn{col
 svg.chart{display:block;margin:6px 0 14px;max-width:100%;height:auto}"""
 
 
+def head_to_heads(data: bench.BenchData, arms: Sequence[str] | None = None) -> list[bench.HeadToHead]:
+    """The head-to-heads to show: all, or those of ``arms`` with the second named arm as B (B − A)."""
+    if arms is None:
+        return list(data.head_to_head)
+    out = []
+    for h in data.head_to_head:
+        if {h.a.variant, h.b.variant} <= set(arms):
+            out.append(h if h.a.variant == arms[0] else bench.compare(h.b, h.a))
+    return out
+
+
 def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequence[str] | None = None,
            title: str = "swarmgym benchmark", campaigns: Sequence[LedgerRecord] = (),
            has_report: Callable[[str], bool] = lambda sid: True) -> str:
@@ -279,7 +311,7 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
     records) put the change verdicts on the "over time" charts; a run whose ``has_report(session_id)`` is
     true is linked to its ``<session_id>/report.html`` (the page lives in ``runs/``)."""
     groups = [g for g in data.groups if arms is None or g.variant in arms]
-    h2h = [h for h in data.head_to_head if arms is None or {h.a.variant, h.b.variant} <= set(arms)]
+    h2h = head_to_heads(data, arms)
     recs = [r for r in records if arms is None or arm_of(r) in arms]
     extra = extras(recs)
     shown_arms = list(dict.fromkeys(g.variant for g in groups))
@@ -304,18 +336,21 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
     if len(data.hashes) > 1 and arms is None:
         out.append(f"<p class=\"warn\">Runs on {len(data.hashes)} different suite hashes: arms are only compared "
                    "on the same hash.</p>")
-    out.append("<h2>Head-to-head: per-spec differences</h2>")
+    out.append(f"<h2>Head-to-head</h2><p class=\"note\">{escape(LEGEND)}</p>")
     if not h2h:
         out.append("<p class=\"note\">No two arms ran on the same suite hash: nothing to compare.</p>")
     for h in h2h:
         se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
         mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
-        out.append(f"<h3>{escape(h.a.variant)} vs {escape(h.b.variant)} · hash <code>{escape(h.a.suite_hash)}</code></h3>"
-                   f"<p class=\"note\">Per spec: pass-rate difference A−B with a Newcombe 95 % interval; last row: "
-                   f"mean over specs {mean} ± {se} pp (SE). Sign test p = {_p(h.sign.p)}; McNemar p = "
-                   f"{_p(h.mcnemar.p)} ({h.mcnemar.b}/{h.mcnemar.c} discordant pairs).</p>{forest_svg(h)}")
+        out.append(f"<h3 class=\"h2h\">A {escape(h.a.variant)} vs B {escape(h.b.variant)} · hash "
+                   f"<code>{escape(h.a.suite_hash)}</code></h3>{answer_html(h.answer)}"
+                   f"<p class=\"note\">Per spec: pass-rate difference B − A with a Newcombe 95 % interval; last row: "
+                   f"mean over specs {mean} ± {se} pp (SE). Sign test p = {_p(h.sign.p)}.</p>{forest_svg(h)}"
+                   f"<p class=\"note\">Why runs failed, B against A:</p>"
+                   f"{class_diff_table(h.a.variant, h.b.variant, h.failures)}")
         if h.only_a or h.only_b:
             out.append(f"<p class=\"note\">Not in both: {escape(', '.join(h.only_a + h.only_b))}.</p>")
+    out.append(failures_section(groups))
     out.append("<h2>Dispatch over the fleet's devices</h2><p class=\"note\">Share of each arm's swarm tasks that "
                "each device ran (from the runs' per-device counts).</p>")
     out.append(dispatch_svg(shown_arms, extra) or "<p class=\"note\">No per-device counts recorded.</p>")

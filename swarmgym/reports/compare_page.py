@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup, escape
 
 from swarmgym.core.atomic import atomic_write_text
-from swarmgym.trend.answer import TONE_COLORS, Answer, pp, pval
+from swarmgym.reports.answer_view import answer_html
+from swarmgym.trend.answer import TONE_COLORS, Answer
 
 if TYPE_CHECKING:
     from swarmgym.comparison.compare import CompareState
@@ -104,21 +105,6 @@ def effect_svg(steps: Sequence[Step], min_effect: float) -> Markup:
 CSS = ("body{font-family:system-ui,sans-serif;margin:2em;max-width:900px}table{border-collapse:collapse}"
        "td,th{border:1px solid #cfd8dc;padding:3px 8px;font-size:13px;text-align:left}.chart{display:block;margin:1em 0}"
        ".decision{font-size:20px;font-weight:bold}.note{color:#546e7a;font-size:13px}")
-
-
-def answer_html(ans: Answer) -> Markup:
-    """The answer as every page shows it: B − A, its interval, p, the decision in B's colour, the next step."""
-    nxt = (f'<p class="next">next step: <code>{escape(ans.next_command)}</code></p>' if ans.next_command else "")
-    folded = f" {ans.folded} repeated run(s) of a replaying swarm folded." if ans.folded else ""
-    return Markup(
-        f'<div class="answer" data-tone="{ans.tone}" data-decision="{escape(ans.decision)}">'
-        f'<p class="decision" style="color:{ans.color}">{escape(ans.verdict)}</p>'
-        f'<p><b>{escape(ans.second)}</b> − <b>{escape(ans.first)}</b>: '
-        f'<span class="effect" style="color:{ans.color}">{pp(ans.effect)}</span> '
-        f'[{pp(ans.lo)}, {pp(ans.hi)}], p = {pval(ans.p_value)} on {ans.pairs} pairs '
-        f'({ans.a_only} only A passed, {ans.b_only} only B passed).{escape(folded)}</p>'
-        f'<p class="note">{escape(ans.method)}. Green: {escape(ans.second)} (B, the second arm) better; red: worse; '
-        f'blue: not decided.</p>{nxt}</div>')
 
 
 def render(st: CompareState, ans: Answer | None = None) -> str:

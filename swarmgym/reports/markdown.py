@@ -4,8 +4,9 @@ from __future__ import annotations
 import math
 import time
 
-from swarmgym.reports.bench import NO_HASH, BenchData, Group, HeadToHead
+from swarmgym.reports.bench import NO_HASH, BenchData, Failures, Group, HeadToHead
 from swarmgym.trend import stats
+from swarmgym.trend.answer import pp
 from swarmgym.trend.arms import flags_label
 from swarmgym.trust.textsafe import shown
 
@@ -101,8 +102,14 @@ def _loud_warning(data: BenchData) -> list[str]:
 
 def _head_to_head(h: HeadToHead) -> list[str]:
     a, b = md(h.a.variant), md(h.b.variant)
+    ans = h.answer
     out = [f"### {a} vs {b} (suite hash `{md(h.a.suite_hash)}`)", "",
-           f"| spec | {a} pass rate (runs) | {b} pass rate (runs) | Δ ({a} − {b}) |", "|---|---:|---:|---:|"]
+           f"**Answer ({b} − {a}): {md(ans.verdict)}** — {pp(ans.effect)} [{pp(ans.lo)}, {pp(ans.hi)}], "
+           f"p = {pval(ans.p_value)} ({md(ans.method)})"
+           + (f"; {ans.folded} repeated run(s) of a replaying swarm folded" if ans.folded else ""), ""]
+    if ans.next_command:
+        out += [f"Next step: `{md(ans.next_command)}`", ""]
+    out += [f"| spec | {a} pass rate (runs) | {b} pass rate (runs) | Δ ({b} − {a}) |", "|---|---:|---:|---:|"]
     for d in h.shared:
         out.append(f"| {md(d.spec)} | {pct(d.a.rate)} ({d.a.runs}) | {pct(d.b.rate)} ({d.b.runs}) | "
                    f"{100 * d.diff:+.1f} pp |")
@@ -110,11 +117,11 @@ def _head_to_head(h: HeadToHead) -> list[str]:
     se = "–" if math.isnan(h.se) else f"{100 * h.se:.1f}"
     mean = "–" if math.isnan(h.mean) else f"{100 * h.mean:+.1f}"
     s, m = h.sign, h.mcnemar
-    out += [f"- **Mean per-spec difference** ({a} − {b}): {mean} pp ± {se} pp (SE over {len(h.shared)} specs)",
-            f"- **Sign test over specs** (exact, two-sided): {a} better on {s.positive}, {b} better on "
+    out += [f"- **Mean per-spec difference** ({b} − {a}): {mean} pp ± {se} pp (SE over {len(h.shared)} specs)",
+            f"- **Sign test over specs** (exact, two-sided): {b} better on {s.positive}, {a} better on "
             f"{s.negative}, tied {s.ties} → p = {pval(s.p)}",
-            f"- **McNemar** (exact, on {m.pairs} paired (spec, rep) outcomes): b = {m.b} ({a} pass, {b} fail), "
-            f"c = {m.c} ({a} fail, {b} pass) → p = {pval(m.p)}"]
+            f"- **McNemar** (exact, on {m.pairs} pairs formed on (spec, seed)): {m.b} only {a} passed, "
+            f"{m.c} only {b} passed → p = {pval(m.p)}"]
     if h.pass_at:
         out.append("- **pass@k** (unbiased, mean over specs): " + "; ".join(
             f"pass@{k}: {a} {pct(pa)} vs {b} {pct(pb)}" for k, (pa, pb) in sorted(h.pass_at.items())))
@@ -125,7 +132,20 @@ def _head_to_head(h: HeadToHead) -> list[str]:
     for name, only in ((a, h.only_a), (b, h.only_b)):
         if only:
             out.append(f"- Specs only {name} ran (left out of the comparison): {md(', '.join(only))}")
+    if h.failures:
+        out += ["", f"Why runs failed, {b} against {a} (share of each arm's runs; Δ = {b} − {a}, Newcombe 95 %):", "",
+                f"| class | {a} | {b} | Δ ({b} − {a}) |", "|---|---:|---:|---|"]
+        for c in h.failures:
+            out.append(f"| {md(c.kind)} | {c.a}/{c.a_runs} | {c.b}/{c.b_runs} | {pp(c.diff)} [{pp(c.lo)}, {pp(c.hi)}] |")
     return out + [""]
+
+
+def failures_line(f: Failures, top: int = 5) -> str:
+    """``liar 5 · crash 2 · ok 23; failing requirements: R-total ×4, …; starved: mlx-mini ×2``."""
+    kinds = " · ".join(f"{md(k)} {n}" for k, n in f.kinds.most_common())
+    reqs = ", ".join(f"{md(r)} ×{n}" for r, n in f.requirements.most_common(top)) or "none"
+    starved = ", ".join(f"{md(d)} ×{n}" for d, n in f.starved.most_common()) or "none"
+    return f"{kinds}; failing requirements: {reqs}; devices that got no task: {starved}"
 
 
 def _group(g: Group) -> list[str]:
@@ -136,6 +156,8 @@ def _group(g: Group) -> list[str]:
            + ", ".join(f"{md(t)} ×{n}" for t, n in sorted(g.tiers.items(), key=lambda kv: str(kv[0]))),
            f"- Pass rate: {g.passes}/{g.runs} = {pct(g.passes / g.runs)} (Wilson 95 % {ci(g.passes, g.runs)})",
            f"- Overall verdicts: {_overall(g.overall)}",
+           f"- Why runs failed: {failures_line(g.failures)}"
+           + (f" ({g.folded} repeated run(s) of a replaying swarm folded: each unit counts once)" if g.folded else ""),
            f"- Wall time (s): median {secs(w.median)}, mean {secs(w.mean)}, p90 {secs(w.p90)}, "
            f"stdev {secs(w.stdev)}, min {secs(w.min)}, max {secs(w.max)}",
            "- Flags in effect: " + "; ".join(f"{md(flags_label(f))} ×{n}" for f, n in g.flags.most_common()), "",

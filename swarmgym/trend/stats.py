@@ -11,6 +11,7 @@ counts or outcome lists, so the report code stays a thin layer over it.
 - :func:`pass_at_k` — the unbiased estimator ``1 - C(n-c, k) / C(n, k)`` (needs n >= k).
 - :func:`fisher` — Fisher's exact two-sided test of two pass rates (unpaired runs).
 - :func:`bh` — Benjamini–Hochberg adjusted p-values (q-values) of a family of tests.
+- :func:`newcombe` — 95 % interval of a difference of two independent rates (Newcombe's hybrid score).
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ def wilson(passes: int, n: int, confidence: float = 0.95) -> tuple[float, float]
 
 @dataclass(frozen=True)
 class SignTest:
-    positive: int   # specs where A > B
-    negative: int   # specs where A < B
+    positive: int   # specs whose difference is > 0 (the second arm better, as every report takes B − A)
+    negative: int   # specs whose difference is < 0
     ties: int
     p: float        # two-sided; 1.0 when every spec tied
 
@@ -164,3 +165,15 @@ def bh(pvalues: Sequence[float]) -> list[float]:
         running = min(running, pvalues[i] * m / rank)
         out[i] = min(1.0, running)
     return out
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """95 % interval of ``k1/n1 − k2/n2`` (independent runs): Newcombe's hybrid score method from the two Wilson
+    intervals; (nan, nan) when either side has no runs."""
+    if n1 <= 0 or n2 <= 0:
+        return (math.nan, math.nan)
+    l1, u1 = wilson(k1, n1)
+    l2, u2 = wilson(k2, n2)
+    p1, p2 = k1 / n1, k2 / n2
+    d = p1 - p2
+    return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)

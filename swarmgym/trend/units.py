@@ -40,6 +40,7 @@ class Run:
     functional: bool
     overall: str
     ts: float = 0.0
+    ref: int = -1         # the caller's handle on the run (an index row's position); not part of the unit
 
     @property
     def cell(self) -> tuple:
@@ -65,10 +66,18 @@ def run_of(rec: LedgerRecord) -> Run:
 
 @dataclass
 class Folded:
-    """Runs with duplicate units of replaying swarms folded: what is kept, and how many were folded per arm."""
+    """Runs with duplicate units of replaying swarms folded: what is kept, and what was folded."""
 
     runs: list[Run]
-    folded: dict[str, int] = field(default_factory=dict)
+    dropped: list[Run] = field(default_factory=list)
+
+    @property
+    def folded(self) -> dict[str, int]:
+        """Folded runs per arm."""
+        out: dict[str, int] = {}
+        for r in self.dropped:
+            out[r.arm] = out.get(r.arm, 0) + 1
+        return out
 
 
 def fold(runs: Iterable[Run]) -> Folded:
@@ -78,7 +87,7 @@ def fold(runs: Iterable[Run]) -> Folded:
     for r in sorted(runs, key=lambda r: r.ts):
         if r.replays and r.seed is not None:
             if r.unit in seen:
-                out.folded[r.arm] = out.folded.get(r.arm, 0) + 1
+                out.dropped.append(r)
                 continue
             seen.add(r.unit)
         out.runs.append(r)

@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from swarmgym.cli import cli
 from swarmgym.ledger import Ledger
-from swarmgym.models import LedgerRecord
+from swarmgym.models import LedgerRecord, Provenance
 
 
 def fill(home, variant: str, suite_hash: str, outcomes: list[bool], **kw) -> None:
@@ -15,7 +15,8 @@ def fill(home, variant: str, suite_hash: str, outcomes: list[bool], **kw) -> Non
         fields = dict(session_id=f"{variant}-{suite_hash}-{i}", job_id=f"{variant}:{suite_hash}:{i}",
                       campaign_id=f"c-{variant}", mode="benchmark", spec=spec, app_slug=spec, variant=variant,
                       tier="medium", rep=i // 3, suite="bench-v1", suite_hash=suite_hash,
-                      overall="pass" if ok else "fail", functional=ok, wall_secs=12.5, ts=1.7e9 + i)
+                      overall="pass" if ok else "fail", functional=ok, wall_secs=12.5, ts=1.7e9 + i,
+                      provenance=Provenance(seed=i // 3))
         fields.update(kw)
         lg.record(LedgerRecord(**fields))
 
@@ -30,7 +31,9 @@ def test_bench_report_writes_benchmark_md_and_prints_the_head_to_head(tmp_path):
     res = run(tmp_path, "bench-report")
     assert res.exit_code == 0, res.output
     assert str(tmp_path / "runs" / "BENCHMARK.md") in res.output
-    assert "gguf vs mlx" in res.output and "(0/4)" in res.output  # McNemar b/c
+    # A = gguf, B = mlx (sorted): B − A over 6 pairs, 4 only mlx passed -> +66.7 pp; McNemar p = 2/16
+    assert "gguf" in res.output and "+66.7 pp" in res.output and "0.1250 (6)" in res.output
+    assert "undecided" in res.output and "next: swarmgym compare gguf mlx --max-runs" in res.output
     assert (tmp_path / "runs" / "benchmark-runs.csv").is_file()
 
 

@@ -69,6 +69,19 @@ def test_compare_page_shows_the_walk_against_its_boundary_and_the_answer_with_it
 
 
 @pytest.mark.slow  # a compare round of six full jobs (module fixture)
+def test_compare_says_b_minus_a_the_same_in_its_round_line_json_and_page(one_round):
+    home, r = one_round
+    out = json.loads(r.stdout)
+    ans = out["answer"]
+    assert ans["first"] == "gguf" and ans["second"] == "gguf [GOOSE_SWARM_REVIEW=1]" and ans["sign"] == "second minus first"
+    assert out["effect"] == ans["effect"] and out["interval"] == ans["interval"] and out["decision"] == ans["decision"]
+    assert f"B − A {100 * ans['effect']:+.1f} pp [{100 * ans['lo']:+.1f}, {100 * ans['hi']:+.1f}]" in r.stderr
+    html = (home / "runs" / f"compare-{out['compare_id']}.html").read_text()
+    assert (f'data-tone="{ans["tone"]}" data-decision="{ans["decision"]}" data-effect="{ans["effect"]:.4f}" '
+            f'data-lo="{ans["lo"]:.4f}" data-hi="{ans["hi"]:.4f}"') in html
+
+
+@pytest.mark.slow  # a compare round of six full jobs (module fixture)
 def test_plan_reads_disagreement_from_paired_runs_in_the_ledger(one_round):
     home, _ = one_round
     r = swarmgym(home, "plan", "--effect", "0.2", "--json")

@@ -25,9 +25,10 @@ def cfg(tmp_path):
 
 @pytest.fixture
 def add_runs(cfg):
-    """add_runs(variant, suite_hash, {spec: [True, False, ...]}, **fields): one ledger record per outcome."""
+    """add_runs(variant, suite_hash, {spec: [True, False, ...]}, **fields): one ledger record per outcome; rep r
+    ran with seed r (as a campaign plans it), so two arms' reps pair on (spec, seed)."""
     from swarmgym.ledger import Ledger
-    from swarmgym.models import LedgerRecord
+    from swarmgym.models import LedgerRecord, Provenance
 
     ledger = Ledger(cfg.ledger_dir)
     counter = iter(range(100000))
@@ -46,7 +47,7 @@ def add_runs(cfg):
                             dimensions={"checks": "pass" if ok else "fail", "swarm": "pass", "cluster": "partial",
                                         "diagnostics": "pass"},
                             wall_secs=float(10 * (rep + 1)), exit_code=0, tasks_done=6, tasks_failed=0 if ok else 1,
-                            ts=1.7e9 + i)
+                            ts=1.7e9 + i, provenance=Provenance(seed=rep))
                 base.update(fields)
                 ledger.record(LedgerRecord(**base))
 

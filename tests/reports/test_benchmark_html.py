@@ -42,8 +42,10 @@ def test_the_forest_plot_shows_each_spec_difference_with_its_interval_and_the_me
     forest = page[page.index("Head-to-head"):page.index("Dispatch over")]
     for spec in ("crud", "compute", "txn", "mean over specs"):
         assert f'data-spec="{spec}"' in forest
-    assert "crud: 2/5 vs 4/5, Δ -40 pp (95% " in forest
-    assert "mean Δ -46.7 pp" in forest
+    # gguf sorts first: A = gguf, B = mlx; every difference is B − A, green where B is better
+    assert "crud: B 4/5 vs A 2/5, B − A +40 pp (95% " in forest
+    assert "mean B − A +46.7 pp" in forest
+    assert re.search(r'data-spec="compute" data-tone="(better|neutral)"', forest)
 
 
 def test_dispatch_shares_are_per_arm_and_the_timeline_has_a_lane_per_host(cfg, add_runs):
@@ -73,7 +75,7 @@ def test_report_compare_writes_the_page_for_exactly_two_arms(cfg, add_runs):
     add_runs("cuda", "h1", {"crud": [F, F]})
     res = _cli(cfg.home, "report", "--compare", "mlx", "gguf")
     assert res.returncode == 0, res.stderr
-    page = Path(res.stdout.strip()).read_text()
+    page = Path(res.stdout.strip().splitlines()[-1]).read_text()
     assert 'data-arm="mlx"' in page and 'data-arm="gguf"' in page and 'data-arm="cuda"' not in page
     bad = _cli(cfg.home, "report", "--compare", "mlx", "nope")
     assert bad.returncode == 2 and "no arm 'nope' in the ledger; known: " in bad.stderr

@@ -16,13 +16,14 @@ def test_two_variants_on_the_same_hash_get_a_head_to_head(cfg, add_runs):
     md = paths[0].read_text()
     assert "### gguf vs mlx (suite hash `h1`)" in md
     assert "NEVER PAIRED" not in md and "NOT COMPARED" not in md
-    # per-spec differences gguf - mlx: crud 40-80, compute 60-100, txn 20-80
-    assert re.search(r"\| crud \| 40\.0 % \(5\) \| 80\.0 % \(5\) \| -40\.0 pp \|", md)
-    assert re.search(r"\| compute \| 60\.0 % \(5\) \| 100\.0 % \(5\) \| -40\.0 pp \|", md)
-    assert "-46.7 pp ± 6.7 pp (SE over 3 specs)" in md
-    assert "gguf better on 0, mlx better on 3, tied 0 → p = 0.2500" in md
-    # pairs by (spec, rep): gguf pass & mlx fail only at crud rep 4 (b=1); the reverse 3 + 2 + 3 times (c=8)
-    assert "b = 1 (gguf pass, mlx fail), c = 8 (gguf fail, mlx pass) → p = 0.0391" in md  # 2*(1+9)/2**9
+    # A = gguf, B = mlx (sorted); per-spec differences mlx - gguf: crud 80-40, compute 100-60, txn 80-20
+    assert re.search(r"\| crud \| 40\.0 % \(5\) \| 80\.0 % \(5\) \| \+40\.0 pp \|", md)
+    assert re.search(r"\| compute \| 60\.0 % \(5\) \| 100\.0 % \(5\) \| \+40\.0 pp \|", md)
+    assert "+46.7 pp ± 6.7 pp (SE over 3 specs)" in md
+    assert "mlx better on 3, gguf better on 0, tied 0 → p = 0.2500" in md
+    # pairs on (spec, seed): gguf pass & mlx fail only at crud seed 4; the reverse 3 + 2 + 3 times
+    assert "1 only gguf passed, 8 only mlx passed → p = 0.0391" in md  # 2*(1+9)/2**9
+    assert "**Answer (mlx − gguf): mlx better** — +46.7 pp [" in md
     assert "pass@1: gguf 40.0 % vs mlx 86.7 %" in md and "pass@5:" in md
     # per variant tables with Wilson intervals
     assert "Pass rate: 13/15 = 86.7 % (Wilson 95 % 62.1–96.3 %)" in md
