@@ -19,7 +19,7 @@ from swarmgym.config import Config
 from swarmgym.core.errors import UsageError
 from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.ledger.store import Ledger
-from swarmgym.models import LedgerRecord
+from swarmgym.models import LedgerRecord, regraded
 from swarmgym.suitekit.suite import Suite
 
 
@@ -63,6 +63,8 @@ def regrade_record(rec: LedgerRecord, suite: Suite, cfg: Config) -> tuple[Ledger
         "job_id": new_id, "suite": suite.name, "suite_hash": suite.hash, "regrade_of": rec.job_id,
         "overall": "fail" if failed else "pass", "functional": not failed,
         "dimensions": {"checks": "fail" if failed else "pass"}, "error": None, "ts": time.time(),
+        "failure": regraded(rec.failure, rec.dimensions.get("swarm"), failed,
+                            {c.name: c.covers or [] for c in spec.checks_for(rec.tier == "extreme")}),
         "provenance": rec.provenance.model_copy(update={"suite_hash": suite.hash}),
         "data": {"regrade": True, "regrade_of": rec.job_id, "original_suite": rec.suite,
                  "original_suite_hash": rec.suite_hash, "original_overall": rec.overall,

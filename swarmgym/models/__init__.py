@@ -21,7 +21,7 @@ from swarmgym.models.base import SCHEMA_VERSION, Model, Tolerant
 from swarmgym.models.change import CampaignChange, ChangeTest, ChangeVerdict
 from swarmgym.models.error import TRACE_CHARS, TRACE_FRAMES, ErrorInfo, format_trace
 from swarmgym.models.evidence import Evidence, FileEntry, HostSample, NetworkUse, RunOutcome
-from swarmgym.models.failure import FAILURE_KINDS, Failure, classify
+from swarmgym.models.failure import FAILURE_KINDS, Failure, classify, regraded
 from swarmgym.models.goose import Attempt, DeviceStats, PoolDevice, RunReport, SessionTrace, TaskOutcome, ToolCall
 from swarmgym.models.jobs import TIERS, JobResult, JobSpec
 from swarmgym.models.ledger import LEDGER_SCHEMA_VERSION, LedgerRecord
@@ -34,5 +34,5 @@ __all__ = [
     "Attempt", "CampaignChange", "ChangeTest", "ChangeVerdict", "CheckResult", "DeviceStats", "DimensionResult",
     "ErrorInfo", "Evidence", "Failure", "FileEntry", "Finding", "HostSample", "Isolation", "JobResult", "JobSpec", "LedgerRecord",
     "Model", "NetworkUse", "Overall", "PoolDevice", "Provenance", "RunOutcome", "RunReport", "SessionDoc", "SessionTrace",
-    "Severity", "Status", "TaskOutcome", "Tolerant", "ToolCall", "Turn", "Verdict", "classify", "format_trace",
+    "Severity", "Status", "TaskOutcome", "Tolerant", "ToolCall", "Turn", "Verdict", "classify", "format_trace", "regraded",
 ]

@@ -108,3 +108,21 @@ def classify(status: str, verdict: Verdict | None, covers: Mapping[str, Sequence
     if swarm is not None and swarm.status == "fail":
         return Failure(kind="crash", reason=f"the swarm reported failure: {swarm.summary}", **base)
     return Failure(kind="other", reason="not functional, no swarm evidence to say why", **base)
+
+
+def regraded(original: Failure | None, swarm_status: str | None, failed: Sequence[str],
+             covers: Mapping[str, Sequence[str]]) -> Failure:
+    """The class of a run re-graded under another suite (only its checks ran again): ``ok`` when every check
+    passes; else the original run's own class when it had one that the swarm's evidence decided, else
+    ``liar`` when the swarm had claimed success, else ``crash``."""
+    reqs = sorted({q for n in failed for q in covers.get(n, ())})
+    starved = list(original.starved) if original else []
+    if not failed:
+        return Failure(kind="ok", starved=starved)
+    if original is not None and original.kind not in ("ok", "liar", "other"):
+        kind, why = original.kind, f"as the original run: {original.reason}"
+    elif swarm_status in ("pass", "partial"):
+        kind, why = "liar", f"the swarm claimed success and {len(failed)} golden check(s) of the new suite fail"
+    else:
+        kind, why = "crash", "the swarm reported failure"
+    return Failure(kind=kind, reason=why, checks=list(failed), requirements=reqs, starved=starved)

@@ -76,3 +76,14 @@ def test_not_implemented_left_on_a_path_no_check_reached_is_a_stub_and_a_golden_
     rows = verdict()
     rows.dimensions["checks"].data["results"][0]["detail"] = "3/44 golden rows differ: printed a Python traceback"
     assert classify("done", rows, COVERS).kind == "crash"
+
+
+def test_a_regraded_run_keeps_the_class_its_swarm_evidence_decided_and_names_the_new_suites_requirements():
+    from swarmgym.models import Failure, regraded
+
+    narr = Failure(kind="narrator", reason="t3 narrated", checks=["old"], starved=["mini"])
+    assert regraded(narr, "pass", ["totals"], COVERS).kind == "narrator"
+    assert regraded(narr, "pass", ["totals"], COVERS).requirements == ["R-sum", "R-total"]
+    assert regraded(Failure(kind="ok"), "pass", ["add-item"], COVERS).kind == "liar"
+    assert regraded(None, "fail", ["add-item"], COVERS).kind == "crash"
+    assert regraded(narr, "pass", [], COVERS).kind == "ok"
