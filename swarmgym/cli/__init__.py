@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "explore_cmd",   # once | loop | explore
     "regrade_cmd",   # regrade --suite SUITE CAMPAIGN_ID
     "compare_cmd",   # compare | plan
+    "tune_cmd",      # tune
     "trend_cmd",     # trend | baseline set|show|clear
     "hosts_cmd",     # hosts key new | add | list | remove
     "doctor_cmd",    # doctor

@@ -58,7 +58,11 @@ class FleetRunner:
             save_campaign(cfg, camp)  # the enqueuer's copy, as `enqueue` keeps one
             plans.publish(r, camp, cfg.queue.result_expires)
             store.ensure_redis(r, camp)
-            dispatch.send_jobs(self.app, cfg, camp.campaign_id, camp.jobs, fresh=True)
+            if (counters.snapshot(r, camp.campaign_id, recent=0) or {}).get("recorded", 0):
+                # a round cut short (a resumed tune): only the jobs without a record run again
+                dispatch.resume(self.app, cfg, camp.campaign_id, self.source)
+            else:
+                dispatch.send_jobs(self.app, cfg, camp.campaign_id, camp.jobs, fresh=True)
         planned = {j.job_id for c in campaigns for j in c.jobs}
         deadline = time.monotonic() + self.timeout if self.timeout else None
         while True:

@@ -99,3 +99,10 @@ class CampaignChange(Model):
     """When the campaign was planned (orders the series)."""
     hard: bool = False
     """Graded on the hard prompts (tier extreme): never compared with normal prompts."""
+    seeds: list[int] = Field(default_factory=list)
+    """The seeds this campaign's runs used, sorted: with ``replays`` and the build, which units it ran."""
+    replays: bool = False
+    """Its swarm replays a seed (the simulator): a later campaign of the same build and seeds is no new evidence."""
+    folded: list[str] = Field(default_factory=list)
+    """Campaigns left out of the baseline because they ran the very units of one already in it (or of this one)
+    on a swarm that replays seeds: evidence counted once."""

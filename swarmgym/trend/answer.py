@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
 from scipy.stats import beta as beta_dist
@@ -83,6 +83,11 @@ class Answer:
         if self.next_command:
             out += f"; next: {self.next_command}"
         return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Answer:
+        """The answer back from :meth:`json` (a page drawn from a saved summary)."""
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
 
     def json(self) -> dict[str, Any]:
         d = asdict(self)

@@ -53,6 +53,13 @@ class Night:
     build: str | None = None
     verdict: str | None = None                    # its own change verdict (None: not assessed)
     outcomes: dict[tuple[str, int], bool] = field(default_factory=dict)  # (spec, seed) -> functional
+    seeds: tuple[int, ...] = ()                   # the seeds its runs used
+    replays: bool = False                         # its swarm replays a seed (the simulator)
+
+    def same_units(self, other: "Night") -> bool:
+        """Both ran the very same units on a swarm that replays them: the later one is no new evidence."""
+        return (self.replays and other.replays and bool(self.seeds) and self.seeds == other.seeds
+                and self.build == other.build and set(self.counts) == set(other.counts))
 
     @property
     def passes(self) -> int:
@@ -102,8 +109,11 @@ def night_of_runs(campaign_id: str, recs: Sequence[LedgerRecord], *, created: fl
             outcomes[(r.spec, int(r.provenance.seed))] = bool(r.functional)
     arm = _most_common(arm_of(r) for r in recs) or "?"
     first = min((float(r.data.get("started") or r.ts) for r in recs), default=0.0)
+    seeds = tuple(sorted({int(r.provenance.seed) for r in recs if r.provenance.seed is not None}))
+    graded = [r for r in recs if r.kind == "session" and r.overall != INFRA]
+    replays = bool(graded) and all(r.provenance.replays_seed for r in graded)
     return Night(campaign_id=campaign_id, created=first if created is None else created, arm=arm,
-                 series=series_of(schedule, arm), schedule=schedule,
+                 series=series_of(schedule, arm), schedule=schedule, seeds=seeds, replays=replays,
                  suite_hash=_most_common(r.suite_hash for r in recs),
                  adapter=_most_common(r.provenance.adapter for r in recs) or "",
                  hard=any(r.tier == "extreme" for r in recs) if hard is None else hard,
@@ -118,7 +128,7 @@ def night_of_record(rec: LedgerRecord) -> Night | None:
     return Night(campaign_id=rec.campaign_id, created=ch.created, arm=ch.arm, series=ch.series,
                  schedule=ch.schedule, suite_hash=rec.suite_hash, adapter=rec.provenance.adapter or "",
                  hard=ch.hard, counts={s: (int(v[0]), int(v[1])) for s, v in ch.counts.items()},
-                 build=ch.build, verdict=ch.verdict)
+                 build=ch.build, verdict=ch.verdict, seeds=tuple(ch.seeds), replays=ch.replays)
 
 
 def with_outcomes(ledger: Ledger, night: Night) -> Night:

@@ -86,18 +86,38 @@ def _decide(t: ChangeTest, q: float, alpha: float) -> ChangeTest:
     return t.model_copy(update={"q": q, "verdict": ("improved" if up else "regressed") if moved else "no change"})
 
 
+def fold_level(level: Sequence[Night]) -> tuple[list[Night], list[str]]:
+    """The baseline with every campaign that ran the very units of a newer one in it (a replaying swarm,
+    the same build and seeds) left out: evidence counts once.  Returns (kept, folded campaign ids)."""
+    kept: list[Night] = []
+    folded: list[str] = []
+    for n in level:                      # newest first
+        if any(k.same_units(n) for k in kept):
+            folded.append(n.campaign_id)
+        else:
+            kept.append(n)
+    return kept, folded
+
+
 def assess(ledger: Ledger, night: Night, base: Baseline, trend: TrendConfig, family: Family) -> CampaignChange:
     """The change record of ``night`` against ``base`` (see the module docstring)."""
     common: dict[str, Any] = dict(arm=night.arm, series=night.series, schedule=night.schedule, build=night.build,
                                   alpha=trend.alpha, spec_alpha=trend.spec_alpha, created=night.created,
-                                  hard=night.hard, counts={s: list(v) for s, v in sorted(night.counts.items())})
+                                  hard=night.hard, counts={s: list(v) for s, v in sorted(night.counts.items())},
+                                  seeds=list(night.seeds), replays=night.replays)
     if night.runs == 0:
         return CampaignChange(verdict="not comparable", reason="no run could be graded (all infra)",
                               baseline_rule="none", **common)
     if base.rule == "none":
         return CampaignChange(verdict="not comparable", reason=base.reason, baseline_rule="none", **common)
     specs = sorted(night.counts)
-    level = base.level
+    level, folded = fold_level(base.level)
+    twin = next((n for n in level if night.same_units(n)), None)
+    if twin is not None:   # the very units of a baseline campaign, replayed: no new evidence to test
+        return CampaignChange(verdict="no change", reason=f"no change: not tested, it replays {twin.campaign_id} (same "
+                              f"seeds and build on a swarm that replays them: no new evidence)",
+                              baseline_rule=base.rule, baseline=[n.campaign_id for n in level], folded=folded, **common)
+    common["folded"] = folded
     if base.settling:
         previous = None
         if base.previous is not None:

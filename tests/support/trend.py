@@ -51,7 +51,7 @@ T0 = 1.79e9
 def record_night(cfg, ledger, cid: str, outcomes: dict[str, list[bool]], *, night: int, seed: int | None = None,
                  schedule: str | None = "nightly", suite_hash: str = "sha256:aaaa", adapter: str = "sim",
                  variant: str = "mlx", flags: dict | None = None, tier: str = "high", infra: int = 0,
-                 binary_version: str = "swarmgym-sim 0.1.0"):
+                 binary_version: str = "swarmgym-sim 0.1.0", replays: bool = False):
     """One campaign planned at ``T0 + night`` days: session records for ``outcomes`` ({spec: [functional per
     rep]}), then the campaign record exactly as ``bench`` writes it (:func:`swarmgym.campaigns.finalize.finish`)."""
     from swarmgym.campaigns.finalize import finish
@@ -71,7 +71,7 @@ def record_night(cfg, ledger, cid: str, outcomes: dict[str, list[bool]], *, nigh
                                 app_slug=spec, variant=variant, tier=tier, rep=rep, seed=seed + rep))
             ok = oks[rep]
             prov = Provenance(adapter=adapter, binary_version=binary_version, seed=seed + rep, suite_hash=suite_hash,
-                              flags=dict(flags or {}), host="h1")
+                              flags=dict(flags or {}), host="h1", replays_seed=replays)
             overall = "infra" if len(recs) < infra else ("pass" if ok else "fail")
             recs.append(LedgerRecord(session_id=f"s-{jid}", job_id=jid, campaign_id=cid, mode="benchmark", spec=spec,
                                      app_slug=spec, variant=variant, tier=tier, rep=rep, suite="bench-v2",

@@ -177,3 +177,17 @@ def test_the_change_record_documents_every_field():
     for model in (ChangeTest, CampaignChange):
         schema = model.model_json_schema()
         assert all(p.get("description") for p in schema["properties"].values()), model.__name__
+
+
+def test_a_campaign_that_replays_a_baseline_campaigns_units_is_not_tested_and_repeats_in_the_pool_count_once(trend_home):
+    """Evidence counts once: on a swarm that replays seeds, the same seeds and build are the same runs."""
+    cfg, ledger = trend_home
+    record_night(cfg, ledger, "n0", high((8, 8, 8)), night=0, seed=0, replays=True)
+    again = record_night(cfg, ledger, "n1", high((8, 8, 8)), night=1, seed=0, replays=True).change
+    assert again.verdict == "no change" and "it replays n0" in again.reason and again.overall is None
+    new = record_night(cfg, ledger, "n2", high((3, 3, 3)), night=2, seed=2000, replays=True).change
+    assert new.folded == ["n0"] and new.baseline == ["n1"]
+    assert new.overall.base_runs == 30 and new.verdict == "regressed"   # n1's runs only, not n0's again
+    record_night(cfg, ledger, "g0", high((8, 8, 8)), night=0, seed=0, schedule="goose", adapter="goose")
+    real = record_night(cfg, ledger, "g1", high((8, 8, 8)), night=1, seed=0, schedule="goose", adapter="goose").change
+    assert "replays" not in real.reason and real.overall is not None   # real goose: the same seeds are new draws

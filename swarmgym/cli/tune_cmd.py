@@ -1,0 +1,127 @@
+"""``swarmgym tune A B C …``: the best of K arms in an anytime-valid race (docs/compare.md).
+
+Every option has an env var ``SWARMGYM_TUNE_<OPTION>``.
+"""
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from swarmgym.cli import config_from
+from swarmgym.cli.fleet_cmd import _app, _redis
+from swarmgym.core.errors import UsageError
+from swarmgym.trust.textsafe import shown
+
+VERDICT_STYLE = {"best": "bold green", "no arm better": "bold cyan", "undecided": "bold yellow", "continue": "dim"}
+
+
+def _round_line(rnd, race, st) -> str:
+    alive = [st.label(i) for i in range(len(st.arms)) if race.alive[0, i]]
+    out = [f"{st.label(int(i))} (shown worse than {st.label(by)})" for i, by in rnd.eliminated.items()]
+    return (f"round {rnd.round:>2} · {st.runs:>4} runs · in the race: {shown(', '.join(alive))}"
+            + (f" · [red]out: {shown('; '.join(out))}[/]" if out else "")
+            + (f" · [yellow]{shown('; '.join(rnd.notes))}[/]" if rnd.notes else ""))
+
+
+def register(cli: click.Group) -> None:
+    @cli.command("tune")
+    @click.argument("arms", nargs=-1, metavar="ARM ARM [ARM…]")
+    @click.option("--baseline", default=None, metavar="ARM",
+                  help="the arm the others must beat (default: the first) [env SWARMGYM_TUNE_BASELINE]")
+    @click.option("--confidence", type=float, default=0.95, show_default=True,
+                  help="chance that the arm named best is within --min-effect of the best, at every round "
+                       "[env SWARMGYM_TUNE_CONFIDENCE]")
+    @click.option("--min-effect", type=float, default=0.1, show_default=True,
+                  help="pass-rate difference that matters: the winner is within it of the best arm, and no arm "
+                       "better means none beats the baseline by it [env SWARMGYM_TUNE_MIN_EFFECT]")
+    @click.option("--max-runs", type=click.IntRange(1, None), default=None,
+                  help="budget in runs, all arms together (default: 60 per arm) [env SWARMGYM_TUNE_MAX_RUNS]")
+    @click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter) "
+                                                "[env SWARMGYM_TUNE_SWARM]")
+    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_TUNE_SUITE]")
+    @click.option("--seed", type=int, default=None,
+                  help="seed of round 1 (round k uses seed+k-1, the same for every arm); default: the first block "
+                       "of 1000 seeds no arm ran [env SWARMGYM_TUNE_SEED]")
+    @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
+                  help="in-process: jobs at once [env SWARMGYM_TUNE_PARALLEL]")
+    @click.option("--fleet", is_flag=True, default=False,
+                  help="run the rounds on the fleet (Celery/Redis workers; the coordinator records) "
+                       "[env SWARMGYM_TUNE_FLEET]")
+    @click.option("--round-timeout", type=float, default=None,
+                  help="--fleet: give up on a round not recorded after this many seconds (default: wait) "
+                       "[env SWARMGYM_TUNE_ROUND_TIMEOUT]")
+    @click.option("--resume", default=None, metavar="TUNE_ID",
+                  help="finish a tune that was cut short (its arms and options are its own) [env SWARMGYM_TUNE_RESUME]")
+    @click.option("--json", "as_json", is_flag=True, default=False,
+                  help="print {decision, verdict, winner, leader, arms, versus_baseline, runs, rounds, next} "
+                       "[env SWARMGYM_TUNE_JSON]")
+    @click.pass_context
+    def tune(ctx, arms, baseline, confidence, min_effect, max_runs, swarm, suite, seed, parallel, fleet,
+             round_timeout, resume, as_json):
+        """Race arms (variant[:FLAG=V,…], flags and env knobs) in rounds on the same specs and seeds: an arm
+        leaves once another is shown better; the race ends when one arm is best with the asked confidence, or
+        when no arm beats the baseline by --min-effect.
+
+        Example: `swarmgym tune gguf gguf:GOOSE_SWARM_REVIEW=1 gguf:GOOSE_SWARM_SMOKE=1 gguf:GOOSE_LOCAL_CONTEXT_CAP=4096`
+        """
+        from swarmgym.comparison import tune as tn
+        from swarmgym.comparison.arms import parse_arm
+        from swarmgym.comparison.runners import FleetRunner, LocalRunner
+
+        cfg = config_from(ctx)
+        if resume:
+            if arms:
+                raise UsageError("tune --resume: expected no arms (a resumed tune races its own)")
+            st = tn.load_state(cfg, resume)
+        else:
+            parsed = [parse_arm(a, f"arm {i + 1}") for i, a in enumerate(arms)]
+            if len(parsed) < 2:
+                raise UsageError(f"tune: expected at least two arms (variant[:FLAG=V,…]), got {len(parsed)}")
+            st = None
+        mode_fleet = (st.mode == "queue") if st else fleet
+        swarm = st.swarm if st else (swarm or cfg.swarm.adapter)
+        if mode_fleet:
+            _redis(cfg)
+            runner = FleetRunner(_app(cfg), timeout=round_timeout)
+        else:
+            from swarmgym.adapters import preflight
+
+            for a in (st.arms if st else parsed):
+                preflight(cfg, swarm, a.variant)
+            runner = LocalRunner(parallel)
+        if st is None:
+            st = tn.new_tune(cfg, parsed, swarm=swarm, baseline=parse_arm(baseline, "--baseline") if baseline else None,
+                             suite=suite, confidence=confidence, min_effect=min_effect, max_runs=max_runs, seed=seed,
+                             fleet=fleet)
+        console = Console(stderr=as_json, soft_wrap=True)
+        console.print(f"tune [bold]{st.tune_id}[/]{' (resumed)' if resume else ''}: {len(st.arms)} arms, baseline "
+                      f"{escape(st.label(st.baseline))}, on {st.suite} {st.suite_hash} via {st.swarm}; confidence "
+                      f"{1 - st.alpha:g}, min effect {st.min_effect:g}, budget {st.max_runs} runs, seeds from {st.seed}")
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as prog:
+            bar = prog.add_task("round 1", total=1)
+
+            def progress(done: int, total: int) -> None:
+                prog.update(bar, completed=done, total=total, description=f"round {len(st.rounds) + 1}")
+
+            def on_round(rnd, race) -> None:
+                prog.console.print(_round_line(rnd, race, st))
+
+            tn.run_tune(cfg, st, runner, on_round=on_round, progress=progress)
+        out = tn.summary(st, cfg=cfg)
+        if as_json:
+            click.echo(json.dumps(out))
+            return
+        console.print(f"[{VERDICT_STYLE.get(st.decision, 'white')}]{escape(out['verdict'])}[/] after {out['runs']} runs "
+                      f"({out['rounds']} rounds)")
+        vs = out["versus_baseline"]
+        if vs:
+            console.print(f"  {escape(vs['second'])} − {escape(vs['first'])}: {100 * vs['effect']:+.1f} pp "
+                          f"[{100 * vs['lo']:+.1f}, {100 * vs['hi']:+.1f}] on {vs['pairs']} pairs")
+        if out["next"]:
+            console.print(f"  next: {escape(out['next'])}")
+        console.print(f"page: {out['page']}")
