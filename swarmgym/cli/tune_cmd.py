@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
+from swarmgym.cli.compare_cmd import round_options
 from swarmgym.cli.fleet_cmd import _app, _redis
 from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
@@ -40,20 +41,7 @@ def register(cli: click.Group) -> None:
                        "better means none beats the baseline by it [env SWARMGYM_TUNE_MIN_EFFECT]")
     @click.option("--max-runs", type=click.IntRange(1, None), default=None,
                   help="budget in runs, all arms together (default: 60 per arm) [env SWARMGYM_TUNE_MAX_RUNS]")
-    @click.option("--swarm", default=None, help="adapter: goose | sim | command (default: config swarm.adapter) "
-                                                "[env SWARMGYM_TUNE_SWARM]")
-    @click.option("--suite", default=None, help="suite name (default: config suite) [env SWARMGYM_TUNE_SUITE]")
-    @click.option("--seed", type=int, default=None,
-                  help="seed of round 1 (round k uses seed+k-1, the same for every arm); default: the first block "
-                       "of 1000 seeds no arm ran [env SWARMGYM_TUNE_SEED]")
-    @click.option("--parallel", type=click.IntRange(1, 64), default=1, show_default=True,
-                  help="in-process: jobs at once [env SWARMGYM_TUNE_PARALLEL]")
-    @click.option("--fleet", is_flag=True, default=False,
-                  help="run the rounds on the fleet (Celery/Redis workers; the coordinator records) "
-                       "[env SWARMGYM_TUNE_FLEET]")
-    @click.option("--round-timeout", type=float, default=None,
-                  help="--fleet: give up on a round not recorded after this many seconds (default: wait) "
-                       "[env SWARMGYM_TUNE_ROUND_TIMEOUT]")
+    @round_options("tune", "every arm", "no arm")
     @click.option("--resume", default=None, metavar="TUNE_ID",
                   help="finish a tune that was cut short (its arms and options are its own) [env SWARMGYM_TUNE_RESUME]")
     @click.option("--json", "as_json", is_flag=True, default=False,

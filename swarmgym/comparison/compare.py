@@ -20,12 +20,11 @@ from typing import Any, Literal, Protocol
 from pydantic import Field
 
 from swarmgym.campaigns.plan import Campaign, flags_in_effect, fresh_seed, plan_jobs
-from swarmgym.comparison import DEFAULT_MAX_RUNS
+from swarmgym.comparison import DEFAULT_MAX_RUNS, state
 from swarmgym.comparison.arms import Arm, parse_arm
 from swarmgym.comparison.history import history
 from swarmgym.config import Config
-from swarmgym.core.atomic import atomic_write_text
-from swarmgym.core.errors import SwarmgymError, UsageError
+from swarmgym.core.errors import UsageError
 from swarmgym.core.flags import FLAG_PREFIXES
 from swarmgym.core.ids import new_id
 from swarmgym.ledger import Ledger
@@ -138,32 +137,12 @@ class CompareState(Model):
 
 # --- state on disk --------------------------------------------------------------------------
 
-def state_path(cfg: Config, compare_id: str) -> Path:
-    return cfg.runs_dir / "compares" / f"{compare_id}.json"
-
-
 def save_state(cfg: Config, st: CompareState) -> Path:
-    return atomic_write_text(state_path(cfg, st.compare_id), st.model_dump_json(indent=1))
+    return state.save(cfg, "compares", st.compare_id, st)
 
 
 def load_state(cfg: Config, compare_id: str) -> CompareState:
-    path = state_path(cfg, compare_id)
-    try:
-        return CompareState.model_validate_json(path.read_text())
-    except OSError:
-        raise UsageError(f"compare {compare_id!r}: no state at {path}") from None
-    except ValueError as e:
-        raise UsageError(f"{path}: not a compare state ({str(e).splitlines()[0]})") from None
-
-
-def list_states(cfg: Config) -> list[CompareState]:
-    out = []
-    for p in sorted((cfg.runs_dir / "compares").glob("*.json")):
-        try:
-            out.append(load_state(cfg, p.stem))
-        except SwarmgymError:
-            continue
-    return out
+    return state.load(cfg, "compares", compare_id, CompareState, "compare")
 
 
 def new_compare(cfg: Config, a: Arm, b: Arm, *, swarm: str, suite: str | None = None, alpha: float = 0.05,

@@ -27,10 +27,10 @@ import numpy as np
 from pydantic import Field
 
 from swarmgym.campaigns.plan import Campaign, flags_in_effect, fresh_seed
+from swarmgym.comparison import state
 from swarmgym.comparison.arms import Arm
 from swarmgym.comparison.compare import RoundRunner, arm_round, ledger_records, unpairable
 from swarmgym.config import Config
-from swarmgym.core.atomic import atomic_write_text
 from swarmgym.core.errors import UsageError
 from swarmgym.core.ids import new_id
 from swarmgym.models import LedgerRecord, Model
@@ -88,22 +88,12 @@ class TuneState(Model):
 
 # --- state on disk ------------------------------------------------------------------------------
 
-def state_path(cfg: Config, tune_id: str) -> Path:
-    return cfg.runs_dir / "tunes" / f"{tune_id}.json"
-
-
 def save_state(cfg: Config, st: TuneState) -> Path:
-    return atomic_write_text(state_path(cfg, st.tune_id), st.model_dump_json(indent=1))
+    return state.save(cfg, "tunes", st.tune_id, st)
 
 
 def load_state(cfg: Config, tune_id: str) -> TuneState:
-    path = state_path(cfg, tune_id)
-    try:
-        return TuneState.model_validate_json(path.read_text())
-    except OSError:
-        raise UsageError(f"--resume {tune_id}: no tune state at {path}") from None
-    except ValueError as e:
-        raise UsageError(f"{path}: not a tune state ({str(e).splitlines()[0]})") from None
+    return state.load(cfg, "tunes", tune_id, TuneState, "tune")
 
 
 def new_tune(cfg: Config, arms: Sequence[Arm], *, swarm: str, baseline: Arm | None = None, suite: str | None = None,
