@@ -1,6 +1,6 @@
 """``swarmgym tune A B C …``: the best of K arms in an anytime-valid race (docs/compare.md).
 
-Every option has an env var ``SWARMGYM_TUNE_<OPTION>``.
+Every option is a setting (``tune.*``, shared ones elsewhere; docs/config.md).
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
-from swarmgym.cli.compare_cmd import round_options
 from swarmgym.cli.fleet_cmd import _app, _redis
+from swarmgym.cli.options import setting
 from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
 
@@ -31,22 +31,18 @@ def _round_line(rnd, race, st) -> str:
 def register(cli: click.Group) -> None:
     @cli.command("tune")
     @click.argument("arms", nargs=-1, metavar="ARM ARM [ARM…]")
-    @click.option("--baseline", default=None, metavar="ARM",
-                  help="the arm the others must beat (default: the first) [env SWARMGYM_TUNE_BASELINE]")
-    @click.option("--confidence", type=float, default=0.95, show_default=True,
-                  help="chance that the arm named best is within --min-effect of the best, at every round "
-                       "[env SWARMGYM_TUNE_CONFIDENCE]")
-    @click.option("--min-effect", type=float, default=0.1, show_default=True,
-                  help="pass-rate difference that matters: the winner is within it of the best arm, and no arm "
-                       "better means none beats the baseline by it [env SWARMGYM_TUNE_MIN_EFFECT]")
-    @click.option("--max-runs", type=click.IntRange(1, None), default=None,
-                  help="budget in runs, all arms together (default: 60 per arm) [env SWARMGYM_TUNE_MAX_RUNS]")
-    @round_options("tune", "every arm", "no arm")
-    @click.option("--resume", default=None, metavar="TUNE_ID",
-                  help="finish a tune that was cut short (its arms and options are its own) [env SWARMGYM_TUNE_RESUME]")
-    @click.option("--json", "as_json", is_flag=True, default=False,
-                  help="print {decision, verdict, winner, leader, arms, versus_baseline, runs, rounds, next} "
-                       "[env SWARMGYM_TUNE_JSON]")
+    @setting("tune.baseline", "--baseline", metavar="ARM")
+    @setting("tune.confidence", "--confidence", type=float)
+    @setting("tune.min_effect", "--min-effect", type=float)
+    @setting("tune.max_runs", "--max-runs", type=click.IntRange(1, None))
+    @setting("swarm.adapter", "--swarm")
+    @setting("suite", "--suite")
+    @setting("tune.seed", "--seed", type=int)
+    @setting("campaign.parallel", "--parallel", type=click.IntRange(1, 64))
+    @setting("tune.fleet", "--fleet", is_flag=True)
+    @setting("tune.round_timeout", "--round-timeout", type=float)
+    @setting("tune.resume", "--resume", metavar="TUNE_ID")
+    @setting("output.json", "--json", "as_json", is_flag=True)
     @click.pass_context
     def tune(ctx, arms, baseline, confidence, min_effect, max_runs, swarm, suite, seed, parallel, fleet,
              round_timeout, resume, as_json):

@@ -243,6 +243,7 @@ class Config(_Section):
     fleet: opts.FleetSettings = Field(default_factory=opts.FleetSettings)
     bench: opts.BenchSettings = Field(default_factory=opts.BenchSettings)
     compare: opts.CompareSettings = Field(default_factory=opts.CompareSettings)
+    tune: opts.TuneSettings = Field(default_factory=opts.TuneSettings)
     plan: opts.PlanSettings = Field(default_factory=opts.PlanSettings)
     report: opts.ReportSettings = Field(default_factory=opts.ReportSettings)
     verify: opts.VerifySettings = Field(default_factory=opts.VerifySettings)

@@ -38,8 +38,9 @@ class CampaignSettings(Section):
                                             "in --help)")
     variant: str = Field("mlx", description="label of the build under test; on the fleet, jobs go to queue "
                                             "variant.<v>")
-    seed: int | None = Field(None, description="base seed for the simulator (rep r uses seed+r); default 0 for the "
-                                               "first campaign of this variant+flags, then 1000, 2000, …")
+    seed: int | None = Field(None, description="base seed for the simulator (rep r uses seed+r); default: the first "
+                                               "block of 1000 seeds this variant+flags never ran (0 for its first "
+                                               "campaign)")
     parallel: int = Field(1, ge=1, le=64, description="jobs run at once in this process (bench, compare)")
 
 
@@ -68,14 +69,32 @@ class CompareSettings(Section):
     alpha: float = Field(0.05, gt=0, lt=1, description="error rate of each decision, valid at every round (compare, "
                                                        "plan)")
     min_effect: float = Field(0.1, gt=0, lt=1, description="smallest pass-rate difference that matters: 'no "
-                                                           "difference' once the effect's confidence sequence lies "
-                                                           "inside ±this")
+                                                           "difference' once the effect's interval lies inside ±this; "
+                                                           "an undecided compare's next step is sized to detect it")
     seed: int | None = Field(None, description="seed of round 1 (round k uses seed+k-1, the same for both arms); "
-                                               "default 0 for the first compare of these arms, then 1000, 2000, …")
+                                               "default: the first block of 1000 seeds neither arm ran")
     fleet: bool = Field(False, description="run the rounds on the fleet (Celery/Redis workers; the coordinator "
                                            "records)")
     round_timeout: float | None = Field(None, gt=0, description="--fleet: give up on a round not recorded after "
                                                                 "this many seconds (default: wait)")
+
+
+class TuneSettings(Section):
+    baseline: str | None = Field(None, description="the arm the others must beat (default: the first arm)")
+    confidence: float = Field(0.95, ge=0.5, lt=1, description="chance that the arm named best is within min_effect "
+                                                              "of the best arm, valid at every round")
+    min_effect: float = Field(0.1, gt=0, lt=1, description="pass-rate difference that matters: the winner is within "
+                                                           "it of the best arm; 'no arm better' means none beats the "
+                                                           "baseline by it")
+    max_runs: int | None = Field(None, ge=1, description="budget in runs, all arms together (default: 60 per arm)")
+    seed: int | None = Field(None, description="seed of round 1 (round k uses seed+k-1, the same for every arm); "
+                                               "default: the first block of 1000 seeds no arm ran")
+    fleet: bool = Field(False, description="run the rounds on the fleet (Celery/Redis workers; the coordinator "
+                                           "records)")
+    round_timeout: float | None = Field(None, gt=0, description="--fleet: give up on a round not recorded after "
+                                                                "this many seconds (default: wait)")
+    resume: str | None = Field(None, description="finish tune TUNE_ID cut short: its arms and settings are its own; "
+                                                 "the round that was running runs only its jobs missing from the ledger")
 
 
 class PlanSettings(Section):
@@ -140,7 +159,7 @@ class HostsSettings(Section):
 
 SECTIONS: dict[str, type[Section]] = {
     "campaign": CampaignSettings, "output": OutputSettings, "fleet": FleetSettings, "bench": BenchSettings,
-    "compare": CompareSettings, "plan": PlanSettings, "report": ReportSettings, "verify": VerifySettings,
+    "compare": CompareSettings, "tune": TuneSettings, "plan": PlanSettings, "report": ReportSettings, "verify": VerifySettings,
     "suitekit": SuitekitSettings, "enqueue": EnqueueSettings, "status": StatusSettings, "workers": WorkersSettings,
     "worker": WorkerSettings, "hosts": HostsSettings,
 }

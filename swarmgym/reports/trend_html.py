@@ -21,7 +21,6 @@ from markupsafe import Markup, escape
 from swarmgym.ledger.mapping import INFRA
 from swarmgym.models import LedgerRecord
 from swarmgym.trend import stats
-from swarmgym.trend.baseline import build_of
 from swarmgym.trend.series import ArmTrend, Point
 
 W, H = 860, 230
@@ -157,7 +156,7 @@ def runs_svg(arm: str, runs: Sequence[LedgerRecord], has_report: Callable[[str],
         if i == 0 or r.campaign_id != runs[i - 1].campaign_id:
             passes = n = 0
             segments.append([])
-            build = build_of(r.provenance)
+            build = r.provenance.build()
             full = f"campaign {r.campaign_id}" + (f" · build {build}" if build else "")
             anchor, text = _label(x(i), full)
             ty = TOP - 20 + 10 * (row % 2)

@@ -22,7 +22,7 @@ A, B = "gguf (sim)", "mlx (sim)"          # sorted labels: gguf is the first arm
 
 def swarmgym(home: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     fleet = {"SWARMGYM_SIM_FLEET": str(home / "fleet.yaml")}   # the shipped fleet without hangs
-    return subprocess.run([sys.executable, "-m", "swarmgym", "--root", str(home), *args], check=False,
+    return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], check=False,
                           capture_output=True, text=True, env={**ENV, **fleet, **(env or {})}, timeout=900)
 
 

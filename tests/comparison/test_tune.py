@@ -25,7 +25,7 @@ ARMS = ["gguf", "gguf:GOOSE_SWARM_REVIEW=1", "gguf:GOOSE_LOCAL_CONTEXT_CAP=4096"
 
 
 def tune_cmd(home: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "swarmgym", "--root", str(home), "tune", *args]
+    return [sys.executable, "-m", "swarmgym", "--home", str(home), "tune", *args]
 
 
 def swarmgym_env(home: Path) -> dict:
@@ -105,11 +105,11 @@ def test_a_killed_tune_resumes_and_runs_no_job_twice(tmp_path):
     (["gguf", "gguf"], "is named twice"),
     (["gguf", "gguf:GOOSE_LOCAL_CONTEXT_CAP=0"], "must be a positive integer"),
     (["gguf", "gguf:GOOSE_SWARM_REVIEW=1", "--baseline", "mlx"], "--baseline: 'mlx' is not one of the arms"),
-    (["gguf", "gguf:GOOSE_SWARM_REVIEW=1", "--confidence", "1.5"], "--confidence: expected a number in [0.5, 1)"),
+    (["gguf", "gguf:GOOSE_SWARM_REVIEW=1", "--confidence", "1.5"], "--confidence: key tune.confidence: expected less than 1"),
     (["--resume", "tune-nope"], "tune 'tune-nope': no state at"),
 ])
 def test_bad_tune_arguments_are_one_line_errors_and_record_nothing(tmp_path, args, why):
-    res = CliRunner().invoke(cli, ["--root", str(tmp_path), "tune", *args, "--swarm", "sim"])
+    res = CliRunner().invoke(cli, ["--home", str(tmp_path), "tune", *args, "--swarm", "sim"])
     assert res.exit_code == 2, res.output
     assert why in res.output and res.output.strip().count("\n") == 0 and "Traceback" not in res.output
     assert not (tmp_path / "ledger").exists()
