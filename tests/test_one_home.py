@@ -8,7 +8,7 @@ import click
 import pytest
 
 from swarmgym.campaigns.job import new_session_id
-from swarmgym.campaigns.plan import SEED_STRIDE, arm_seed, job_seed, new_campaign, new_campaign_id, plan_jobs
+from swarmgym.campaigns.plan import SEED_STRIDE, job_seed, new_campaign, new_campaign_id, plan_jobs, save_campaign
 from swarmgym.cli import cli
 from swarmgym.comparison.compare import Arm, new_compare, round_campaigns
 from swarmgym.config import load_config
@@ -29,12 +29,17 @@ def test_rep_r_of_every_spec_gets_the_campaign_seed_plus_r(tmp_path):
     assert all(j.seed == 2000 + j.rep for j in jobs)
 
 
-def test_an_arms_campaigns_and_comparisons_start_their_seeds_a_stride_apart(tmp_path):
+def test_a_new_campaign_or_comparison_takes_the_first_seed_block_its_arms_never_ran(tmp_path):
     cfg = load_config(tmp_path)
     seeds = [new_campaign(cfg, "smoke", "gguf", swarm="sim", flags={}).seed for _ in range(3)]
-    assert seeds == [arm_seed(0), arm_seed(1), arm_seed(2)] == [0, SEED_STRIDE, 2 * SEED_STRIDE]
+    assert seeds == [0, SEED_STRIDE, 2 * SEED_STRIDE]
     a, b = Arm(variant="gguf"), Arm(variant="gguf", flags={"GOOSE_SWARM_REVIEW": "1"})
-    assert [new_compare(cfg, a, b, swarm="sim").seed for _ in range(2)] == [0, SEED_STRIDE]
+    st = new_compare(cfg, a, b, swarm="sim")
+    assert st.seed == 3 * SEED_STRIDE                     # neither arm ran it: every pair is new evidence
+    for camp in round_campaigns(cfg, st, 1):              # the round's campaigns are planned like any other
+        save_campaign(cfg, camp)
+    assert new_campaign(cfg, "smoke", "gguf", swarm="sim", flags=b.flags).seed == 0   # B's first own: paired with A's
+    assert new_campaign(cfg, "smoke", "gguf", swarm="sim", flags={}).seed == 4 * SEED_STRIDE
 
 
 def test_round_k_of_a_comparison_is_rep_k_minus_1_with_its_seed_for_both_arms(tmp_path):

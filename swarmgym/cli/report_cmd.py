@@ -35,8 +35,12 @@ def bench_json(data, md_path) -> dict:
                               "specs": [{"spec": d.spec, "a": [d.a.passes, d.a.runs], "b": [d.b.passes, d.b.runs],
                                          "diff": None if math.isnan(d.diff) else round(d.diff, 4)} for d in h.shared],
                               "failures": [{"class": c.kind, "a": [c.a, c.a_runs], "b": [c.b, c.b_runs],
-                                            "diff": round(c.diff, 4), "interval": [round(c.lo, 4), round(c.hi, 4)]}
+                                            "diff": _num(c.diff), "interval": [_num(c.lo), _num(c.hi)]}
                                            for c in h.failures]} for h in data.head_to_head]}
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 4)
 
 
 def _only(data, h2h):

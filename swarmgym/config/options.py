@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 Tier = Literal["smoke", "light", "medium", "high", "extreme"]
-#: compare's budget in runs: the high tier's 60 runs, same power on the simulator, fewer runs (benchmarks/sequential.py)
+#: compare's default budget in runs: the high tier's 60 (an undecided compare says what budget can decide)
 DEFAULT_MAX_RUNS = 60
 
 

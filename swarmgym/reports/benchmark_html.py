@@ -323,7 +323,9 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
     if not groups:
         out.append("<p>No benchmark runs in the ledger yet: run <code>swarmgym bench</code>.</p></body></html>")
         return "".join(out)
-    out.append(spec_table.legend(recs))
+    kept_sids = {r[bench.IDX["session_id"]] for r in data.kept}
+    counted = [r for r in recs if r.session_id in kept_sids]   # pooled views: repeats of a replaying swarm folded
+    out.append(spec_table.legend(counted))
     out.append("<h2>Pass rate per arm</h2><p class=\"note\">Dot: share of runs whose golden checks all passed; "
                "bar: Wilson 95 % interval.</p>")
     for suite_hash in dict.fromkeys(g.suite_hash for g in groups):
@@ -331,7 +333,7 @@ def render(data: bench.BenchData, records: Sequence[LedgerRecord], *, arms: Sequ
         suites = ", ".join(sorted({s for g in same for s in g.suites})) or "?"
         out.append(f"<h3>suite {escape(suites)} · hash <code>{escape(suite_hash)}</code></h3>{pass_rate_svg(same)}")
 
-    out.append(spec_table.per_spec(recs, has_report))
+    out.append(spec_table.per_spec(counted, has_report))
     out.append(section(trend.build(recs, campaigns), spec_table.by_arm(recs), has_report))
     if len(data.hashes) > 1 and arms is None:
         out.append(f"<p class=\"warn\">Runs on {len(data.hashes)} different suite hashes: arms are only compared "

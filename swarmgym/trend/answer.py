@@ -87,13 +87,17 @@ class Answer:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Answer:
         """The answer back from :meth:`json` (a page drawn from a saved summary)."""
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        given = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        if given.get("p_value") is None:
+            given["p_value"] = math.nan
+        return cls(**given)
 
     def json(self) -> dict[str, Any]:
         d = asdict(self)
         d.update(interval=[round(self.lo, 4), round(self.hi, 4)], effect=round(self.effect, 4),
                  lo=round(self.lo, 4), hi=round(self.hi, 4), verdict=self.verdict, tone=self.tone,
-                 winner=self.winner, sign="second minus first")
+                 winner=self.winner, sign="second minus first",
+                 p_value=None if math.isnan(self.p_value) else self.p_value)   # JSON has no NaN
         return d
 
 

@@ -120,7 +120,7 @@ def test_a_damaged_index_is_rebuilt_from_the_jsonl(tmp_path, caplog):
 def test_a_record_from_a_newer_schema_is_a_clear_error(tmp_path):
     line = rec(1).model_dump() | {"schema_version": LEDGER_SCHEMA_VERSION + 1, "new_field": 1}
     (tmp_path / "sessions.jsonl").write_text(json.dumps(line) + "\n")
-    with pytest.raises(LedgerError, match=r"sessions.jsonl:1: schema_version 3 is newer.*upgrade swarmgym"):
+    with pytest.raises(LedgerError, match=rf"sessions.jsonl:1: schema_version {LEDGER_SCHEMA_VERSION + 1} is newer.*upgrade swarmgym"):
         Ledger(tmp_path)
 
 
