@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from markupsafe import Markup, escape
 
 from swarmgym.models import FAILURE_KINDS
+from swarmgym.reports.charts import label_width
 from swarmgym.trend.answer import TONE_COLORS, Answer, pp, pval
 
 KIND_COLORS = {"ok": "#2e7d32", "liar": "#c62828", "narrator": "#ef6c00", "stub": "#f9a825", "crash": "#6a1b9a",
@@ -37,11 +38,12 @@ def answer_html(ans: Answer) -> Markup:
 
 
 def classes_svg(arms: Sequence[tuple[str, Counter]], title: str = "why runs failed: share of each arm's runs per class",
-                label_w: int = 260, plot_w: int = 520) -> Markup:
-    """One stacked bar per arm: the share of its runs in each failure class (``ok`` first)."""
+                plot_w: int = 520) -> Markup:
+    """One stacked bar per arm: the share of its runs in each failure class (``ok`` first); labels whole."""
     rows = [(a, c) for a, c in arms if sum(c.values())]
     if not rows:
         return Markup("")
+    label_w = label_width(a for a, _ in rows)
     kinds = [k for k in ("ok", *FAILURE_KINDS, "unclassified") if any(c.get(k) for _, c in rows)]
     kinds = list(dict.fromkeys(kinds))
     row, top = 30, 34
@@ -54,7 +56,7 @@ def classes_svg(arms: Sequence[tuple[str, Counter]], title: str = "why runs fail
         y = top + n * row
         total = sum(c.values())
         body.append(f'<g class="classes" data-arm="{escape(a)}"><text x="{label_w - 8}" y="{y + 15}" font-size="12" '
-                    f'text-anchor="end">{escape(_short(a))}</text>')
+                    f'text-anchor="end">{escape(a)}</text>')
         x0 = float(label_w)
         for k in kinds:
             v = c.get(k, 0)
@@ -85,7 +87,3 @@ def class_diff_table(first: str, second: str, diffs: Sequence) -> Markup:
     return Markup(f"<table class=\"failures\"><tr><th>failure class</th><th>{escape(first)} (A)</th>"
                   f"<th>{escape(second)} (B)</th><th>B − A share of runs, Newcombe 95 %</th></tr>"
                   + "".join(rows) + "</table>")
-
-
-def _short(label: str, n: int = 38) -> str:
-    return label if len(label) <= n else label[: n - 1] + "…"

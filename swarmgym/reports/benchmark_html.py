@@ -34,6 +34,7 @@ from markupsafe import Markup, escape
 from swarmgym.models import LedgerRecord
 from swarmgym.reports import bench, spec_table
 from swarmgym.reports.answer_view import LEGEND, answer_html, class_diff_table, classes_svg
+from swarmgym.reports.charts import label_width
 from swarmgym.reports.trend_html import section
 from swarmgym.trend import series as trend
 from swarmgym.trend import stats
@@ -257,9 +258,8 @@ def timeline_svg(records: Sequence[LedgerRecord], has_report: Callable[[str], bo
 
 
 def _label_w(labels: Iterable[str], char_px: float = 8.0) -> int:
-    """Width of a chart's label column: room for its longest label at 12 px (none is cut), at least
-    :data:`LABEL_W` (the charts of one page line up when their labels are short)."""
-    return max(LABEL_W, int(max((len(x) for x in labels), default=0) * char_px) + 16)
+    """Width of a chart's label column: :func:`swarmgym.reports.charts.label_width` (none is cut)."""
+    return label_width(labels, char_px, LABEL_W)
 
 
 def failures_section(groups: Sequence[bench.Group]) -> Markup:

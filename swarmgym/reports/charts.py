@@ -8,6 +8,14 @@ from markupsafe import Markup, escape
 from swarmgym.grading.balance import shares as judge
 from swarmgym.models import PoolDevice
 
+LABEL_W = 260   # the narrowest label column: the charts of one page line up when their labels are short
+
+
+def label_width(labels, char_px: float = 8.0, least: int = LABEL_W) -> int:
+    """Width of a chart's label column: room for its longest label at 12 px (none is cut), at least ``least``."""
+    return max(least, int(max((len(x) for x in labels), default=0) * char_px) + 16)
+
+
 COLORS = {"ok": "#2e7d32", "underused": "#f9a825", "idle": "#ef6c00", "starved": "#c62828", "extra": "#6a1b9a"}
 
 
