@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swarmgym.cli import config_from
-from swarmgym.cli.fleet_cmd import _app, _redis
+from swarmgym.cli.broker import celery_app, connect, fleet_source
 from swarmgym.cli.options import setting
 from swarmgym.core.errors import UsageError
 from swarmgym.trust.textsafe import shown
@@ -69,8 +69,8 @@ def register(cli: click.Group) -> None:
         mode_fleet = (st.mode == "queue") if st else fleet
         swarm = st.swarm if st else (swarm or cfg.swarm.adapter)
         if mode_fleet:
-            _redis(cfg)
-            runner = FleetRunner(_app(cfg), timeout=round_timeout)
+            r = connect(cfg)
+            runner = FleetRunner(celery_app(cfg), fleet_source(cfg, r), timeout=round_timeout)
         else:
             from swarmgym.adapters import preflight
 

@@ -282,9 +282,12 @@ def run_compare(cfg: Config, st: CompareState, runner: RoundRunner, *,
 
 def next_runs(cfg: Config, st: CompareState) -> int | None:
     """The next step's budget: what detects ``min_effect`` with 80 % power at the disagreement of these two
-    arms' paired runs so far (this compare's and the ledger's)."""
+    arms' paired runs so far (this home's ledger's, or this compare's own when the ledger has fewer)."""
     h = history(cfg, st.a, st.b)
-    return answer.next_budget(h.discordant, h.pairs, per_round=st.specs, alpha=st.alpha, min_effect=st.min_effect)
+    d, _ = st.outcomes()
+    own = (sum(1 for x in d if x), len(d))     # a fleet compare's runs are in the coordinator's ledger, not here
+    discordant, pairs = (h.discordant, h.pairs) if h.pairs >= own[1] else own
+    return answer.next_budget(discordant, pairs, per_round=st.specs, alpha=st.alpha, min_effect=st.min_effect)
 
 
 def final_answer(cfg: Config | None, st: CompareState) -> answer.Answer:

@@ -29,7 +29,7 @@ from pydantic import Field
 from swarmgym.campaigns.plan import Campaign, flags_in_effect, fresh_seed
 from swarmgym.comparison import state
 from swarmgym.comparison.arms import Arm
-from swarmgym.comparison.compare import RoundRunner, arm_round, ledger_records, unpairable
+from swarmgym.comparison.compare import RoundRunner, arm_round, unpairable
 from swarmgym.config import Config
 from swarmgym.core.errors import UsageError
 from swarmgym.core.ids import new_id
@@ -48,6 +48,7 @@ class TuneRound(Model):
     arms: list[int]                          # arms that ran this round
     campaigns: list[str]
     outcomes: dict[str, list[bool | None]] = Field(default_factory=dict)   # arm index -> per spec (None: no outcome)
+    failures: dict[str, list[str]] = Field(default_factory=dict)   # arm index -> each run's failure class
     notes: list[str] = Field(default_factory=list)
     eliminated: dict[str, int] = Field(default_factory=dict)   # arm index -> the arm that showed it worse
     runs: int = 0
@@ -161,6 +162,8 @@ def round_outcomes(st: TuneState, k: int, arms: list[int], camps: Sequence[Campa
     ref = {s: records.get(camps[0].jobs[s].job_id) for s in range(len(camps[0].jobs))}
     for arm, camp in zip(arms, camps):
         outs: list[bool | None] = []
+        rnd.failures[str(arm)] = [(r.failure.kind if r.failure else "unclassified")
+                                  for r in (records.get(j.job_id) for j in camp.jobs) if r is not None]
         for s, job in enumerate(camp.jobs):
             rec = records.get(job.job_id)
             base = ref.get(s)
@@ -196,8 +199,7 @@ def run_tune(cfg: Config, st: TuneState, runner: RoundRunner, *,
         camps = campaigns_of(cfg, st, k, arms)
         st.running = k
         save_state(cfg, st)
-        runner.run(cfg, camps, progress)
-        rnd = round_outcomes(st, k, arms, camps, ledger_records(cfg, camps))
+        rnd = round_outcomes(st, k, arms, camps, runner.run(cfg, camps, progress))
         before = r.alive[0].copy()
         feed(r, st, rnd)
         r.review(budget_spent=st.runs + rnd.runs + len(arms) * per_round > st.max_runs)

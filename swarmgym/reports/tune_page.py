@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup, escape
 
 from swarmgym.core.atomic import atomic_write_text
-from swarmgym.ledger import Ledger
 from swarmgym.reports.answer_view import answer_html, class_diff_table, classes_svg
 from swarmgym.reports.bench import ClassDiff
 from swarmgym.reports.benchmark_html import PALETTE
@@ -80,14 +79,9 @@ def rounds_svg(st: TuneState) -> Markup:
     return Markup("".join(parts))
 
 
-def _classes(cfg: Config, st: TuneState, arm: int) -> Counter:
-    ledger = Ledger(cfg.ledger_dir)
-    out: Counter = Counter()
-    for rnd in st.rounds:
-        cid = f"{st.tune_id}-r{rnd.round:02d}-a{arm}"
-        for rec in ledger.records(kind="session", campaign_id=cid):
-            out[rec.failure.kind if rec.failure else "unclassified"] += 1
-    return out
+def _classes(st: TuneState, arm: int) -> Counter:
+    """The failure classes of an arm's runs in this tune (kept in its state: a fleet's records live elsewhere)."""
+    return Counter(k for rnd in st.rounds for k in rnd.failures.get(str(arm), []))
 
 
 def render(cfg: Config, st: TuneState, summary: dict[str, Any]) -> str:
@@ -117,7 +111,7 @@ def render(cfg: Config, st: TuneState, summary: dict[str, Any]) -> str:
     parts.append("<h2>Eliminations</h2><table><tr><th>arm</th><th>passed</th><th>status</th></tr>"
                  + "".join(rows) + "</table>")
     if leader != st.baseline:
-        a_c, b_c = _classes(cfg, st, st.baseline), _classes(cfg, st, leader)
+        a_c, b_c = _classes(st, st.baseline), _classes(st, leader)
         diffs = []
         for kind in sorted((a_c | b_c).keys() - {"ok"}):
             na, nb = sum(a_c.values()), sum(b_c.values())
