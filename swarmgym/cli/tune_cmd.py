@@ -23,7 +23,9 @@ VERDICT_STYLE = {"best": "bold green", "no arm better": "bold cyan", "undecided"
 def _round_line(rnd, race, st) -> str:
     alive = [st.label(i) for i in range(len(st.arms)) if race.alive[0, i]]
     out = [f"{st.label(int(i))} (shown worse than {st.label(by)})" for i, by in rnd.eliminated.items()]
+    idle = [st.label(i) for i in range(len(st.arms)) if race.alive[0, i] and i not in rnd.arms]
     return (f"round {rnd.round:>2} · {st.runs:>4} runs · in the race: {shown(', '.join(alive))}"
+            + (f" · [dim]sat out: {shown(', '.join(idle))}[/]" if idle else "")
             + (f" · [red]out: {shown('; '.join(out))}[/]" if out else "")
             + (f" · [yellow]{shown('; '.join(rnd.notes))}[/]" if rnd.notes else ""))
 

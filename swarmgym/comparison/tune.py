@@ -1,7 +1,8 @@
 """``swarmgym tune A B C …``: which of K arms is best, in rounds, dropping an arm as soon as it is shown worse.
 
-One round runs every spec of the suite once per arm still in the race, all arms on the same seed (one
-campaign per arm, ``<tune_id>-rNN-aK``, planned and run like a ``compare`` round: in-process or on the
+One round runs every spec of the suite once per *contender* — the leader, the baseline while it is close, and
+every arm still in the race that keeps them from winning (:meth:`~swarmgym.trend.race.Race.contenders`; an arm
+the leader already beats by enough sits the round out) — all on the same seed (one campaign per arm, ``<tune_id>-rNN-aK``, planned and run like a ``compare`` round: in-process or on the
 fleet, every run in the ledger).  The race (:class:`swarmgym.trend.race.Race`) is fed each round's
 outcomes in spec order and decides:
 
@@ -79,10 +80,6 @@ class TuneState(Model):
     def runs(self) -> int:
         return sum(r.runs for r in self.rounds)
 
-    @property
-    def t_star(self) -> float:
-        return float(min(60, max(20, self.max_runs // len(self.arms) // 3)))
-
     def label(self, i: int) -> str:
         return self.arms[i].label
 
@@ -135,7 +132,7 @@ def new_tune(cfg: Config, arms: Sequence[Arm], *, swarm: str, baseline: Arm | No
 
 def replay(st: TuneState) -> race.Race:
     """The race after every recorded round (a resumed tune continues from exactly here)."""
-    r = race.Race(len(st.arms), alpha=st.alpha, min_effect=st.min_effect, baseline=st.baseline, t_star=st.t_star)
+    r = race.Race(len(st.arms), alpha=st.alpha, min_effect=st.min_effect, baseline=st.baseline)
     for rnd in st.rounds:
         feed(r, st, rnd)
         r.review(budget_spent=False)
@@ -143,6 +140,8 @@ def replay(st: TuneState) -> race.Race:
 
 
 def feed(r: race.Race, st: TuneState, rnd: TuneRound) -> None:
+    ran = np.zeros((1, len(st.arms)), dtype=bool)
+    ran[0, rnd.arms] = True
     for s in range(st.specs):
         passed = np.zeros((1, len(st.arms)), dtype=bool)
         graded = np.zeros((1, len(st.arms)), dtype=bool)
@@ -150,7 +149,7 @@ def feed(r: race.Race, st: TuneState, rnd: TuneRound) -> None:
             v = outs[s] if s < len(outs) else None
             graded[0, int(key)] = v is not None
             passed[0, int(key)] = bool(v)
-        r.observe(passed, graded)
+        r.observe(passed, graded, ran)
 
 
 def round_outcomes(st: TuneState, k: int, arms: list[int], camps: Sequence[Campaign],
@@ -191,7 +190,7 @@ def run_tune(cfg: Config, st: TuneState, runner: RoundRunner, *,
     r = replay(st)
     per_round = st.specs
     while st.decision == race.CONTINUE:
-        arms = [i for i in range(len(st.arms)) if r.alive[0, i]]
+        arms = [i for i in range(len(st.arms)) if r.next[0, i]]   # the contenders: the rest sit this round out
         if st.runs + len(arms) * per_round > st.max_runs:
             r.review(budget_spent=True)
             break
@@ -245,7 +244,7 @@ def versus(st: TuneState, r: race.Race, arm: int, other: int, cfg: Config | None
     return answer.Answer(first=st.label(other), second=st.label(arm), decision=decision,
                          effect=(b_only - a_only) / n if n else 0.0, lo=lo, hi=hi, p_value=float("nan"), pairs=n,
                          a_only=a_only, b_only=b_only, alpha=st.alpha / (len(st.arms) - 1), min_effect=st.min_effect,
-                         runs=2 * n, method=(f"the race's confidence sequence for the pair (level "
+                         runs=2 * n, method=(f"the race's confidence sequence for the pair (each bound at level "
                                              f"{st.alpha / (len(st.arms) - 1):.3g} = (1 − confidence) / (K − 1))"))
 
 

@@ -120,9 +120,10 @@ def render(cfg: Config, st: TuneState, summary: dict[str, Any]) -> str:
         parts.append("<h2>Why runs failed: the leader against the baseline</h2>"
                      + classes_svg([(st.label(st.baseline), a_c), (st.label(leader), b_c)])
                      + class_diff_table(st.label(st.baseline), st.label(leader), diffs))
-    parts.append("<p class=\"note\">Method: docs/compare.md (an anytime-valid race: pairwise confidence sequences at "
-                 "(1 − confidence)/(K − 1); an arm leaves once another is shown better; the winner is within the "
-                 "minimum effect of every arm left). " + escape(f"Every difference is B − A: {pp(0.1)} means B passes "
+    parts.append("<p class=\"note\">Method: docs/compare.md (an anytime-valid race: pairwise confidence sequences, each "
+                 "bound at (1 − confidence)/(K − 1); each round runs the leader and the arms that keep it from "
+                 "winning; an arm leaves once another is shown better; the winner is within the minimum effect of "
+                 "every arm left). " + escape(f"Every difference is B − A: {pp(0.1)} means B passes "
                                                                 "10 points more often.") + "</p>")
     return ("<!doctype html><html><head><meta charset=\"utf-8\">"
             f"<title>tune {escape(st.tune_id)}</title><style>{CSS}</style></head><body>"
