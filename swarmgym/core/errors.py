@@ -7,8 +7,10 @@
     ├── AdapterError         the swarm could not be started (e.g. binary missing)
     ├── LedgerError          the ledger cannot be read or written
     ├── BrainError           a brain gave no valid answer in the allowed tries
-    └── QueueError           the broker / Celery side failed
-        └── JobNotRun        a fleet job could not run (recorded as an error; Flower shows FAILURE)
+    ├── QueueError           the broker / Celery side failed
+    │   └── JobNotRun        a fleet job could not run (recorded as an error; Flower shows FAILURE)
+    ├── IsolationError       no isolation backend can box untrusted code here
+    └── CheckInfraError      a golden check could not be run (its box, its harness): infra, not the app
 
 Errors that must be kept are stored as data (:class:`swarmgym.models.ErrorInfo`),
 never as pickled exceptions.
@@ -57,3 +59,8 @@ class IsolationError(SwarmgymError):
 class JobNotRun(QueueError):
     """Raised by the host task *after* the job's error result was sent for recording, so the task
     ends in FAILURE (Flower, events) instead of a SUCCESS that hides it."""
+
+
+class CheckInfraError(SwarmgymError):
+    """A golden check could not be run — its box did not start, its harness crashed: an infrastructure
+    error, never the app's failure (the check's result carries it as ``error``)."""

@@ -31,6 +31,8 @@ class GradingContext:
     #: keeps only these rows of a row-based check (``suite verify`` tries the rows tracing a mutant's
     #: requirements first); None: every row
     row_filter: Callable[[dict[str, Any]], bool] | None = None
+    #: the caller reads the check results itself (regrade, the suite kit): a check that cannot be run raises
+    strict: bool = False
     #: what the checks dimension found, for the dimensions after it (diagnostics reads the tracebacks)
     check_results: list[CheckResult] = field(default_factory=list)
 

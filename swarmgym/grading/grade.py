@@ -83,7 +83,7 @@ def grade(workspace: str | Path, checks: Iterable[Check], cfg: Config, *,
     """
     ctx = GradingContext(workspace=Path(workspace), cfg=cfg, checks=list(checks), evidence=evidence,
                          samples=list(samples or (evidence.host_samples if evidence else [])),
-                         check_timeout=check_timeout, row_filter=row_filter)
+                         check_timeout=check_timeout, row_filter=row_filter, strict=strict)
     dims: dict[str, DimensionResult] = {}
     for name in _asked(dimensions):
         try:

@@ -7,7 +7,7 @@ applies:
 
 | class | evidence |
 |---|---|
-| ``infra`` | the job could not run or could not be graded (status ``infra``/``error``): the host, not the swarm |
+| ``infra`` | the job could not run or could not be graded (status ``infra``/``error``, or a golden check could not be run: checks dimension ``error``): the host, not the swarm |
 | ``hang`` | the swarm was killed at its timeout (exit 124) |
 | ``stub`` | the code holds a stub a check ran into, a placeholder nothing replaces, or a ``breakpoint``/``pdb`` |
 | ``narrator`` | a task reported done with zero tool calls (it talked instead of acting) |
@@ -62,6 +62,8 @@ def classify(status: str, verdict: Verdict | None, covers: Mapping[str, Sequence
     if status in ("infra", "error") or verdict is None:
         return Failure(kind="infra", reason=error or f"the job ended with status {status} and no verdict")
     dims = verdict.dimensions
+    if (graded := dims.get("checks")) is not None and graded.status == "error":  # a check could not be run
+        return Failure(kind="infra", reason=f"golden checks could not be run: {graded.summary}")
     swarm = dims.get("swarm")
     checks = dims.get("checks")
     diag = dims.get("diagnostics")

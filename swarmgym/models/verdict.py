@@ -43,6 +43,9 @@ class CheckResult(Model):
     """The last bytes of stderr."""
     detail: str = ""
     """One line on why it passed or failed."""
+    error: ErrorInfo | None = None
+    """Set when the check itself could not be run (its box did not start, its harness crashed): an
+    infrastructure error, never the app's failure (``passed`` is false; the checks dimension is ``error``)."""
 
 
 class DimensionResult(Model):

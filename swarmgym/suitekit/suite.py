@@ -33,14 +33,17 @@ from swarmgym.core.errors import SuiteError
 from swarmgym.core.yamlfile import invalid, read_yaml
 from swarmgym.suitekit.edges import known_classes
 from swarmgym.suitekit.mutants import Mutant, apply_mutant, load_mutant, load_patch_mutants
+from swarmgym.suitekit.probes import Probe
 
 #: The check kinds a suite may name (each graded by its class in :data:`swarmgym.grading.kinds.KINDS`; a test
 #: holds the two to the same names) and the suite.yaml keys each needs.
-CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential"]
+CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential",
+                    "probe"]
 CHECK_KINDS: tuple[str, ...] = get_args(CheckKind)
 KIND_KEYS: dict[str, tuple[str, ...]] = {
     "command_succeeds": ("run",), "file_exists": ("path",), "file_contains": ("path", "text"),
-    "file_matches": ("path", "pattern"), "tool_called": ("tool",), "differential": ("table", "module")}
+    "file_matches": ("path", "pattern"), "tool_called": ("tool",), "differential": ("table", "module"),
+    "probe": ("probe",)}
 
 
 class _Strict(BaseModel):
@@ -59,6 +62,7 @@ class Check(_Strict):
     tool: str | None = None         # tool_called: tool name (a suffix after '__' matches too)
     table: str | None = None        # differential: frozen golden table (JSON), relative to the suite folder
     module: str | None = None       # differential: the module run as ``python3 -m MODULE``
+    probe: Probe | None = None      # probe: what a structural probe looks at (swarmgym.suitekit.probes)
     covers: list[str] | None = None  # requirement ids this check answers for (None: an untraced suite)
     edges: list[str] | None = None   # edge classes this check samples for the requirements it covers
     hard_only: bool = False         # only graded on the extreme tier (hard prompt)

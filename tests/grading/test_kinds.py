@@ -32,8 +32,8 @@ def test_a_suite_naming_a_kind_the_registry_lacks_is_a_one_line_load_error(tmp_p
 
 
 def test_looking_up_an_unregistered_kind_names_the_known_ones():
-    with pytest.raises(SuiteError, match=r"^unknown check kind 'probe'; expected one of command_succeeds, "):
-        get_kind("probe")
+    with pytest.raises(SuiteError, match=r"^unknown check kind 'lint_score'; expected one of command_succeeds, "):
+        get_kind("lint_score")
 
 
 class LineCount:
@@ -72,7 +72,7 @@ def test_a_kind_added_to_the_registry_is_graded_through_grade_in_the_gradings_bo
 
 def test_a_check_of_an_unregistered_kind_stops_the_grading_before_any_check_runs(tmp_path, cfg):
     first = Check(name="first", kind="command_succeeds", run="touch ran")
-    odd = Check.model_construct(name="odd", kind="probe")
-    with pytest.raises(SuiteError, match="unknown check kind 'probe'"):
+    odd = Check.model_construct(name="odd", kind="lint_score")
+    with pytest.raises(SuiteError, match="unknown check kind 'lint_score'"):
         grade(tmp_path, [first, odd], cfg, dimensions=CHECKS, strict=True)
     assert not (tmp_path / "ran").exists()

@@ -22,12 +22,13 @@ from swarmgym.grading.kinds.base import CheckKind, result
 from swarmgym.grading.kinds.command import CommandSucceeds
 from swarmgym.grading.kinds.differential import Differential
 from swarmgym.grading.kinds.files import FileContains, FileExists, FileMatches
+from swarmgym.grading.kinds.probe import ProbeKind
 from swarmgym.grading.kinds.tool import ToolCalled, tool_names
 
 __all__ = ["KINDS", "CheckKind", "get_kind", "register_kind", "result", "tool_names"]
 
 KINDS: dict[str, CheckKind] = {k.name: k for k in (
-    CommandSucceeds(), FileExists(), FileContains(), FileMatches(), ToolCalled(), Differential())}
+    CommandSucceeds(), FileExists(), FileContains(), FileMatches(), ToolCalled(), Differential(), ProbeKind())}
 
 
 def register_kind(kind: CheckKind) -> None:

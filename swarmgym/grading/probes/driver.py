@@ -1,0 +1,254 @@
+"""Probe driver: runs a run-time probe's app processes in the check box and prints the facts (stdlib only).
+
+Not imported by swarmgym: :mod:`swarmgym.grading.probes.boxed` sends this source, with the probe's
+*inputs* appended, to ``python3 -I -B -`` in the box, in the workspace.  It holds no expected value.  It
+makes itself non-dumpable (no app process reaches its memory or fds through ``/proc``), then starts each
+app process as ``python3 -I -B -c BOOT`` (the standard library and site-packages first, the workspace
+appended to ``sys.path``; stdin ``/dev/null``; stdout and stderr pipes it reads; a results pipe the
+bootstrap writes typed JSON lines to, one per fact as it happens, so ``os._exit`` loses nothing).  At the
+end it kills every other process of the box (bwrap: its own PID namespace; else each child's session),
+then appends one line ``MARK {"facts": …}`` — or ``MARK {"harness_error": …}`` when it crashed — at the
+end of its stdout: nothing of the app's is alive to write after it, and the harness reads the last such
+line.  If that line cannot be written (an app process filled the output) it exits 3.
+"""
+import ctypes
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+MARK = "SWARMGYM-PROBE "  # swarmgym.grading.probes.boxed.MARK
+TAIL = 8192  # bytes kept of each stream of each app process (its tail)
+FACTS_CAP = 1 << 20  # bytes read from a results pipe
+GRACE = 0.5  # seconds an exited app process's children may keep its pipes open
+
+COMMON = r'''
+import json, os, sys
+JOB = json.loads(sys.argv[1])
+FD = int(sys.argv[2])
+os.set_inheritable(FD, False)
+WS = os.getcwd()
+def emit(rec):
+    data = (json.dumps(rec) + "\n").encode()
+    while data:
+        data = data[os.write(FD, data):]
+'''
+
+API = COMMON + r'''
+import importlib
+def enc(v, depth=0):
+    t = type(v)
+    if depth > 30:
+        return {"t": "other", "repr": "(too deep)"}
+    if v is None:
+        return {"t": "none"}
+    if t in (bool, int, str):
+        return {"t": t.__name__, "v": v}
+    if t is float:
+        return {"t": "float", "v": repr(v)}
+    if t in (list, tuple) and len(v) <= 10000:
+        return {"t": t.__name__, "v": [enc(x, depth + 1) for x in v]}
+    if t is dict and len(v) <= 10000:
+        return {"t": "dict", "v": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in v.items()]}
+    try:
+        shown = repr(v)[:200]
+    except BaseException:
+        shown = "(repr failed)"
+    return {"t": "other", "type": t.__module__ + "." + t.__qualname__, "repr": shown}
+emit({"ready": True})
+sys.path.append(WS)
+for i, c in enumerate(JOB["calls"]):
+    try:
+        obj = importlib.import_module(c["module"])
+        for part in c["attr"].split("."):
+            obj = getattr(obj, part)
+        got = enc(obj(*c["args"], **c["kwargs"]))
+        emit({"i": i, "value": got})
+    except BaseException as e:
+        emit({"i": i, "raised": [k.__module__ + "." + k.__qualname__ for k in type(e).__mro__],
+              "message": str(e)[:300]})
+sys.stdout.flush()
+'''
+
+SQL = COMMON + r'''
+import runpy, sqlite3, sqlite3.dbapi2
+seen = set()
+real = sqlite3.connect
+def connect(*args, **kwargs):
+    con = real(*args, **kwargs)
+    def trace(sql):
+        f = sys._getframe(1)
+        while f is not None and not f.f_code.co_filename.startswith(WS + os.sep):
+            f = f.f_back
+        where = os.path.relpath(f.f_code.co_filename, WS) if f is not None else "(no app file)"
+        key = (where, (str(sql).split(None, 1) or [""])[0].upper()[:24])
+        if key not in seen:
+            seen.add(key)
+            emit({"sql": key[1], "file": key[0]})
+    con.set_trace_callback(trace)
+    return con
+sqlite3.connect = sqlite3.dbapi2.connect = connect
+emit({"ready": True})
+sys.path.append(WS)
+sys.argv = [JOB["package"], *JOB["argv"]]
+runpy.run_module(JOB["package"], run_name="__main__", alter_sys=True)
+'''
+
+PYTEST = COMMON + r'''
+import pytest
+class Report:
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call" or report.outcome != "passed":
+            emit({"test": str(report.nodeid)[:300], "when": report.when, "outcome": report.outcome})
+    def pytest_sessionfinish(self, session, exitstatus):
+        emit({"finish": int(exitstatus), "collected": session.testscollected, "failed": session.testsfailed})
+emit({"ready": True})
+sys.path.append(WS)
+code = pytest.main(["-q", "-p", "no:cacheprovider", *JOB["args"]], plugins=[Report()])
+emit({"returned": int(code)})
+sys.stdout.flush()
+sys.exit(int(code))
+'''
+
+
+def _nondumpable():
+    try:
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    except Exception:  # noqa: BLE001 - not Linux: the box's other walls still stand
+        pass
+
+
+def _write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _facts(raw):
+    """The results pipe's JSON lines (a line that is not a JSON object is kept as a bad line)."""
+    out = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            rec = None
+        out.append(rec if isinstance(rec, dict) else {"bad_line": line[:200]})
+    return out
+
+
+def run_app(boot, job, deadline, whole_box):
+    """One app process: ``python3 -I -B -c boot``; its exit, output tails and facts."""
+    r, w = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-I", "-B", "-c", boot, json.dumps(job), str(w)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w,), start_new_session=True)
+    os.close(w)
+    bufs = {proc.stdout.fileno(): b"", proc.stderr.fileno(): b"", r: b""}
+    open_fds, timed_out, exited_at = set(bufs), False, None
+    while open_fds:
+        now = time.monotonic()
+        if now >= deadline:
+            timed_out = True
+            break
+        if proc.poll() is not None:
+            exited_at = exited_at or now
+            if now - exited_at > GRACE:
+                break
+        ready, _, _ = select.select(list(open_fds), [], [], min(0.1, max(0.0, deadline - now)))
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                open_fds.discard(fd)
+            elif fd == r:
+                bufs[fd] = (bufs[fd] + chunk)[:FACTS_CAP]
+            else:
+                bufs[fd] = (bufs[fd] + chunk)[-TAIL:]
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    code = proc.wait()
+    os.close(r)
+    sweep(whole_box)  # what it started outside its session: gone before the next app process
+    return {"code": None if timed_out else code, "timed_out": timed_out,
+            "out": bufs[proc.stdout.fileno()].decode("utf-8", "replace"),
+            "err": bufs[proc.stderr.fileno()].decode("utf-8", "replace"), "facts": _facts(bufs[r])}
+
+
+def probe(inputs, deadline):
+    kind, whole_box = inputs["type"], bool(inputs.get("whole_box"))
+    if kind == "api":
+        return {"apps": [run_app(API, {"calls": inputs["calls"]}, deadline, whole_box)]}
+    if kind == "pytest":
+        return {"apps": [run_app(PYTEST, {"args": inputs["args"]}, deadline, whole_box)]}
+    folder = tempfile.mkdtemp(prefix="swarmgym-probe-")
+    db = os.path.join(folder, "probe.db")
+    apps = []
+    for argv in inputs["runs"]:
+        argv = [a.replace("{db}", db).replace("{dir}", folder) for a in argv]
+        apps.append(run_app(SQL, {"package": inputs["package"], "argv": argv}, deadline, whole_box))
+        if apps[-1]["timed_out"]:
+            break
+    try:
+        with open(db, "rb") as f:
+            header = f.read(16)
+        db_fact = {"exists": True, "sqlite": header == b"SQLite format 3\x00"}
+    except OSError:
+        db_fact = {"exists": False, "sqlite": False}
+    return {"apps": apps, "db": db_fact}
+
+
+def sweep(whole_box):
+    """Kill every other process of the box (bwrap: the driver's PID namespace is the box's); without a
+    whole box each app process's session was killed as it ended."""
+    if not whole_box:
+        return
+    keep, pid = set(), os.getpid()
+    while pid > 0 and pid not in keep:  # the driver and its ancestors (the box's init)
+        keep.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    for _ in range(500):
+        left = [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in keep]
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        if not left:
+            return
+        time.sleep(0.002)
+
+
+def main(inputs):
+    _nondumpable()
+    try:
+        payload = {"facts": probe(inputs, time.monotonic() + float(inputs["deadline_s"]))}
+    except BaseException:  # noqa: BLE001 - the probe itself failed: said so, never the app's failure
+        payload = {"harness_error": traceback.format_exc()[-4000:]}
+    sweep(bool(inputs.get("whole_box")))
+    line = (MARK + json.dumps(payload) + "\n").encode()
+    try:
+        try:
+            os.lseek(1, 0, os.SEEK_END)  # after whatever an app process wrote through /proc
+        except OSError:
+            pass
+        _write_all(1, line)
+    except OSError:
+        os._exit(3)
+    return 0
+
+
+INPUTS = None  # the sender appends: INPUTS = '...'; sys.exit(main(json.loads(INPUTS)))
