@@ -57,6 +57,17 @@ def imports(tree: ast.Module, rel: str) -> list[tuple[str, int]]:
     return out
 
 
+def _once(found: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """One entry per top-level name and line (``from X import y`` is reported as ``X`` alone)."""
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for name, line in found:
+        if (name.split(".")[0], line) not in seen:
+            seen.add((name.split(".")[0], line))
+            out.append((name, line))
+    return out
+
+
 def _sources(ws: Path, package: str) -> list[str] | str:
     files = [f.rel for f in safefs.list_files(ws, under=package, suffixes={".py"}).files]
     if not safefs.list_files(ws, under=package, max_files=1).files and not files:
@@ -76,7 +87,7 @@ def stdlib_only(ws: Path, probe: Probe) -> tuple[bool, str]:
         tree = _parse(ws, rel)
         if isinstance(tree, str):
             return False, tree
-        bad += [f"{rel}:{line}: import {name}" for name, line in imports(tree, rel)
+        bad += [f"{rel}:{line}: import {name}" for name, line in _once(imports(tree, rel))
                 if name.split(".")[0] not in allowed]
     if bad:
         return False, f"{len(bad)} import(s) outside the standard library: " + "; ".join(bad[:MAX_SHOWN])
@@ -105,7 +116,7 @@ def _module_file(ws: Path, name: str, package: str) -> str | None:
 
 
 def _impure(tree: ast.Module, rel: str, forbid: set[str]) -> list[str]:
-    found = [f"imports {name} (line {line})" for name, line in imports(tree, rel)
+    found = [f"imports {name} (line {line})" for name, line in _once(imports(tree, rel))
              if name.split(".")[0] in forbid | {"importlib"}]
     found += [f"calls {n.func.id}() (line {n.lineno})" for n in ast.walk(tree)
               if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in DYNAMIC_CALLS]
