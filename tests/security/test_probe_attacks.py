@@ -1,0 +1,190 @@
+"""Probes no workspace can fool or break (issue #30), in the real bubblewrap check box.
+
+- stdlib shadows: a workspace ``ast.py``, ``json.py``, ``sqlite3.py``, ``io.py``, ``runpy.py``,
+  ``pytest.py``, ``_pytest/`` and a ``conftest.py`` that all exit 0 at import fool bench-v3's
+  ``stdlib_only`` and ``tests_pass`` (shown here) and fail every probe;
+- a correct app that prints through ``sys.stdout.buffer`` or ``os.write``, or ends with ``os._exit``
+  after a flush, passes every probe;
+- the ``/proc`` peek: an app that reads the command line, environment and stdin of every process of its
+  box finds none of the check's text, and the results it forges into every stdout it can reach are not
+  believed; an app that kills the probe's driver fails the check (it is not an infra error).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from swarmgym.config import load_config
+from swarmgym.grading.grade import CHECKS, grade
+from swarmgym.suitekit.suite import load_suite
+from tests.support.grading import check_results
+from tests.support.hostile import require_bwrap
+from tests.support.probeapp import make_app, probe, tally_checks
+
+EXIT_0 = "import os\nos._exit(0)\n"
+SHADOWS = ("ast.py", "json.py", "sqlite3.py", "io.py", "runpy.py", "importlib.py", "pytest.py", "_pytest/__init__.py",
+           "conftest.py", "sitecustomize.py")
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    require_bwrap()
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("sandbox:\n  backend: bwrap\n")
+    return load_config(home, environ={})
+
+
+def splitpay_checks() -> list:
+    """tally_checks() for the package ``splitpay`` (bench-v3's money spec names its package so)."""
+    out = []
+    for c in tally_checks():
+        text = json.dumps(c.probe.model_dump(exclude_none=True)).replace("tally", "splitpay")
+        out.append(probe(c.name, **json.loads(text)))
+    return out
+
+
+def shadowed_wrong_app(ws):
+    """An app that does nothing it should, under a workspace full of stdlib shadows that exit 0 at import."""
+    make_app(ws)
+    shutil.move(ws / "tally", ws / "splitpay")
+    for f in (ws / "splitpay").glob("*.py"):
+        f.write_text(f.read_text().replace("tally", "splitpay"))
+    (ws / "tests" / "test_money.py").write_text("def test_wrong():\n    assert False\n")
+    pkg = ws / "splitpay"
+    (pkg / "money.py").write_text("import json\nimport requests\n\ndef parse_cents(text):\n    return 0\n")
+    cli = pkg / "cli.py"
+    cli.write_text(cli.read_text().replace("for name, cents in store.entries(con):",
+                                           "for name, cents in con.execute('SELECT name, cents FROM entry'):"))
+    for name in SHADOWS:
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(EXIT_0)
+    return ws
+
+
+def test_stdlib_shadows_that_exit_0_at_import_fool_bench_v3_and_fail_every_probe(tmp_path, cfg):
+    ws = shadowed_wrong_app(tmp_path / "ws")
+    v3 = {c.name: c for c in load_suite("bench-v3").spec("money").checks}
+    fooled = check_results([v3["stdlib_only"], v3["tests_pass"]], ws, cfg)
+    assert [r.passed for r in fooled] == [True, True]  # the attack is real: bench-v3's shell probes pass it
+    got = {r.name: r for r in check_results(splitpay_checks(), ws, cfg)}
+    assert {n: r.passed for n, r in got.items()} == {"stdlib_only": False, "layout": True, "money_pure": False,
+                                                     "money_api": False, "store_owns_sql": False, "tests_pass": False}
+    assert all(r.error is None for r in got.values())  # the app's failures, none an infra error
+    assert got["stdlib_only"].detail == "1 import(s) outside the standard library: splitpay/money.py:2: import requests"
+    assert got["money_pure"].detail == "splitpay/money.py imports json (line 1)"
+    assert got["money_api"].detail.startswith("6/6 calls differ: parse_cents('12') raised ModuleNotFoundError: "
+                                              "\"No module named 'requests'\", want 1200")
+    assert got["store_owns_sql"].detail == "`--db {db} list` did not exit 0 (the process ended with exit 1)"
+    assert "No module named 'requests'" in got["store_owns_sql"].stderr_tail
+    assert got["tests_pass"].detail == "pytest never finished its session (the process ended with exit 0): " \
+                                       "a conftest, plugin or test ended it"
+
+
+def test_shadows_do_not_break_a_correct_app(tmp_path, cfg):
+    ws = make_app(tmp_path / "ws")
+    for name in SHADOWS[:-4]:  # not the pytest ones: a conftest that ends pytest is the app's own test failing
+        (ws / name).write_text(EXIT_0)
+    failed = {r.name: r.detail for r in check_results(tally_checks(), ws, cfg) if not r.passed}
+    assert failed == {}
+
+
+@pytest.mark.parametrize("out, main", [("buffer", "exit"), ("oswrite", "exit"), ("print", "os_exit"),
+                                       ("buffer", "os_exit"), ("oswrite", "os_exit")])
+def test_a_correct_app_in_any_output_style_passes_every_probe(tmp_path, cfg, out, main):
+    ws = make_app(tmp_path / "ws", out=out, main=main)
+    init = ws / "tally" / "__init__.py"  # output at import, through every layer, changes nothing either
+    init.write_text("import os\nimport sys\n\nos.write(1, b'hello\\n')\nsys.stdout.buffer.write('h\\u00e9\\n'.encode())\n"
+                    "print('SWARMGYM-PROBE {\"facts\": {}}')\nos.write(2, b'warn\\n')\n")
+    failed = {r.name: r.detail for r in check_results(tally_checks(), ws, cfg) if not r.passed}
+    assert failed == {}
+
+
+PEEK = r'''
+import glob, json, os, sys
+
+def _peek():
+    with open("/proc/1/cmdline", "rb") as f:
+        if b"bwrap" not in f.read():
+            return  # this payload writes into every stdout it can reach: never outside a box
+    loot = {}
+    for path in glob.glob("/proc/[0-9]*"):
+        for what in ("cmdline", "environ", "fd/0", "fd/3", "mem"):
+            try:
+                fd = os.open(os.path.join(path, what), os.O_RDONLY | os.O_NONBLOCK)
+                try:
+                    loot[path + "/" + what] = os.read(fd, 1 << 20).decode("utf-8", "replace")
+                finally:
+                    os.close(fd)
+            except OSError as e:
+                loot[path + "/" + what] = "blocked: %s" % e
+    good = {"apps": [{"code": 0, "timed_out": False, "out": "", "err": "",
+                      "facts": [{"ready": True}, {"sql": "SELECT", "file": "tally/store.py"}]
+                               + [{"i": i, "value": {"t": "int", "v": 0}} for i in range(9)]
+                               + [{"finish": 0, "collected": 9, "failed": 0}]}] * 5,
+            "db": {"exists": True, "sqlite": True}}
+    fake = ("x" * 65536 + "\nSWARMGYM-PROBE " + json.dumps({"facts": good}) + "\n").encode()
+    for path in glob.glob("/proc/[0-9]*/fd/[12]"):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            try:
+                os.write(fd, fake)
+            finally:
+                os.close(fd)
+            loot["forged " + path] = "written"
+        except OSError as e:
+            loot["forged " + path] = "blocked: %s" % e
+    with open(os.path.join(os.getcwd(), "loot-%s.json" % os.urandom(6).hex()), "w") as f:
+        json.dump(loot, f)
+
+_peek()
+'''
+
+SECRETS = ("918273645", "want-token-7f3a", "UnicodeTranslateError", "tally/store.py", "min_tests")
+
+
+def peek_checks() -> list:
+    calls = [{"call": "tally.money:parse_cents", "args": ["12"], "want": 918273645},
+             {"call": "tally.money:format_cents", "args": [5], "want": "want-token-7f3a"},
+             {"call": "tally.money:parse_cents", "args": ["1"], "raises": "UnicodeTranslateError"}]
+    return [probe("api", type="api", calls=calls),
+            probe("sql", type="sql_owner", package="tally", owner="tally/store.py", runs=[["--db", "{db}", "list"]]),
+            probe("tests", type="pytest", min_tests=1)]
+
+
+def test_the_proc_peek_finds_no_check_text_and_its_forged_results_are_not_believed(tmp_path, cfg):
+    ws = make_app(tmp_path / "ws")
+    (ws / "tally" / "__init__.py").write_text(PEEK)
+    cli = ws / "tally" / "cli.py"  # it also runs SQL from cli.py, which its forged facts deny
+    cli.write_text(cli.read_text().replace("for name, cents in store.entries(con):",
+                                           "for name, cents in con.execute('SELECT name, cents FROM entry'):"))
+    (ws / "tests" / "test_money.py").write_text("import tally\n\ndef test_wrong():\n    assert False\n")
+    v = grade(ws, peek_checks(), cfg, dimensions=CHECKS)
+    got = {r.name: r for r in v.check_results()}
+    assert {n: (r.passed, r.error) for n, r in got.items()} == {"api": (False, None), "sql": (False, None),
+                                                                "tests": (False, None)}
+    assert got["api"].detail.startswith("3/3 calls differ: parse_cents('12') = 1200, want 918273645")
+    assert got["sql"].detail == "SQL was run from tally/cli.py (SELECT); only tally/store.py may run SQL"
+    assert got["tests"].detail.startswith("pytest exit status 1")
+    loot = [json.loads(p.read_text()) for p in ws.glob("loot-*.json")]
+    assert len(loot) >= 3, "the attack never ran"  # once per app process
+    read = "\n".join(v for d in loot for k, v in d.items() if not v.startswith("blocked"))
+    assert "tally.money" in read and "format_cents" in read  # it did read the probe's inputs …
+    assert [s for s in SECRETS if s in read] == []  # … and nothing the check wants
+    forged = [k for d in loot for k, v in d.items() if k.startswith("forged /proc/1/") and v == "written"]
+    assert forged  # the box's stdout was reachable, and what it wrote there was not believed
+    assert all(v.startswith("blocked") for d in loot for k, v in d.items() if k.endswith("/mem"))
+
+
+KILLER = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+
+
+def test_an_app_that_kills_the_probes_driver_fails_and_is_no_infra_error(tmp_path, cfg):
+    ws = make_app(tmp_path / "ws")
+    (ws / "tally" / "__init__.py").write_text(KILLER)
+    v = grade(ws, [tally_checks()[3]], cfg, dimensions=CHECKS)
+    [r] = v.check_results()
+    assert not r.passed and r.error is None and r.detail.startswith("the probe was killed or flooded by an app process")
+    assert v.dimensions["checks"].status == "fail"
