@@ -237,3 +237,14 @@ def test_a_suite_states_probes_in_yaml_and_refuses_a_wrong_key_in_one_line(tmp_p
         with pytest.raises(SuiteError) as err:
             suite(bad)
         assert "\n" not in str(err.value) and why in str(err.value), str(err.value)
+
+
+def test_the_apps_own_package_wins_over_an_installed_one_of_that_name_but_never_over_the_stdlib(app, cfg):
+    (app / "psutil").mkdir()  # psutil is installed where swarmgym is
+    (app / "psutil" / "__init__.py").write_text("def answer():\n    return 42\n")
+    (app / "tally" / "money.py").write_text("import json\n\n" + (app / "tally" / "money.py").read_text()
+                                            + "\ndef dumped():\n    return json.dumps([1])\n")
+    (app / "json.py").write_text("def dumps(x):\n    return 'shadow'\n")
+    calls = [{"call": "psutil:answer", "want": 42}, {"call": "tally.money:dumped", "want": "[1]"}]
+    r = check_result(probe("a", type="api", calls=calls), app, cfg)
+    assert r.passed, r.detail

@@ -87,3 +87,12 @@ def test_a_regraded_run_keeps_the_class_its_swarm_evidence_decided_and_names_the
     assert regraded(Failure(kind="ok"), "pass", ["add-item"], COVERS).kind == "liar"
     assert regraded(None, "fail", ["add-item"], COVERS).kind == "crash"
     assert regraded(narr, "pass", [], COVERS).kind == "ok"
+
+
+def test_a_run_whose_golden_checks_could_not_be_run_is_infra_even_when_the_swarm_looks_like_a_liar():
+    v = verdict()
+    v.dimensions["checks"] = DimensionResult(name="checks", status="error",
+                                             summary="1/3 checks passed; could not run (infra): totals, help")
+    f = classify("done", v, COVERS)
+    assert f.kind == "infra" and f.reason == "golden checks could not be run: 1/3 checks passed; could not run (infra): totals, help"
+    assert classify("done", verdict(), COVERS).kind == "liar"  # the same evidence with checks that ran

@@ -3,8 +3,8 @@
 Not imported by swarmgym: :mod:`swarmgym.grading.probes.boxed` sends this source, with the probe's
 *inputs* appended, to ``python3 -I -B -`` in the box, in the workspace.  It holds no expected value.  It
 makes itself non-dumpable (no app process reaches its memory or fds through ``/proc``), then starts each
-app process as ``python3 -I -B -c BOOT`` (the standard library and site-packages first, the workspace
-appended to ``sys.path``; stdin ``/dev/null``; stdout and stderr pipes it reads; a results pipe the
+app process as ``python3 -I -B -c BOOT`` (the workspace on ``sys.path`` after the standard library and
+before site-packages; stdin ``/dev/null``; stdout and stderr pipes it reads; a results pipe the
 bootstrap writes typed JSON lines to, one per fact as it happens, so ``os._exit`` loses nothing).  At the
 end it kills every other process of the box (bwrap: its own PID namespace; else each child's session),
 then appends one line ``MARK {"facts": …}`` — or ``MARK {"harness_error": …}`` when it crashed — at the
@@ -33,6 +33,9 @@ JOB = json.loads(sys.argv[1])
 FD = int(sys.argv[2])
 os.set_inheritable(FD, False)
 WS = os.getcwd()
+def add_workspace():  # after the standard library, before site-packages (as `python3 -m` finds the app's own)
+    at = next((i for i, p in enumerate(sys.path) if p.endswith(("site-packages", "dist-packages"))), len(sys.path))
+    sys.path.insert(at, WS)
 def emit(rec):
     data = (json.dumps(rec) + "\n").encode()
     while data:
@@ -61,7 +64,7 @@ def enc(v, depth=0):
         shown = "(repr failed)"
     return {"t": "other", "type": t.__module__ + "." + t.__qualname__, "repr": shown}
 emit({"ready": True})
-sys.path.append(WS)
+add_workspace()
 for i, c in enumerate(JOB["calls"]):
     try:
         obj = importlib.import_module(c["module"])
@@ -94,7 +97,7 @@ def connect(*args, **kwargs):
     return con
 sqlite3.connect = sqlite3.dbapi2.connect = connect
 emit({"ready": True})
-sys.path.append(WS)
+add_workspace()
 sys.argv = [JOB["package"], *JOB["argv"]]
 runpy.run_module(JOB["package"], run_name="__main__", alter_sys=True)
 '''
@@ -108,7 +111,7 @@ class Report:
     def pytest_sessionfinish(self, session, exitstatus):
         emit({"finish": int(exitstatus), "collected": session.testscollected, "failed": session.testsfailed})
 emit({"ready": True})
-sys.path.append(WS)
+add_workspace()
 code = pytest.main(["-q", "-p", "no:cacheprovider", *JOB["args"]], plugins=[Report()])
 emit({"returned": int(code)})
 sys.stdout.flush()
