@@ -12,9 +12,13 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
+import yaml
 
 from swarmgym.config import load_config
 from swarmgym.grading.grade import CHECKS, grade
@@ -190,3 +194,44 @@ def test_an_app_that_kills_the_probes_driver_fails_and_is_no_infra_error(tmp_pat
     [r] = v.check_results()
     assert not r.passed and r.error is None and r.detail.startswith("the probe was killed or flooded by an app process")
     assert v.dimensions["checks"].status == "fail"
+
+
+def tally_suite(folder):
+    """A one-spec suite grading ``tally`` with one probe of every type (its prompt is not graded here)."""
+    folder.mkdir(parents=True)
+    checks = [{"name": c.name, "kind": "probe", "probe": c.probe.model_dump(exclude_none=True)} for c in tally_checks()]
+    (folder / "suite.yaml").write_text(yaml.safe_dump({"name": "probes-v1", "specs": [{
+        "id": "tally", "app_slug": "tally", "prompt": "Build tally.", "hard_prompt": "Build tally.",
+        "checks": checks}]}))
+    return folder
+
+
+def verify(home, suite, ws):
+    res = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "verify", "--suite", str(suite),
+                          "--spec", "tally", "--isolation", "bwrap", "--json", str(ws)],
+                         capture_output=True, text=True, timeout=300, check=False,
+                         env={k: v for k, v in os.environ.items() if not k.startswith("SWARMGYM_")})
+    assert res.returncode in (0, 1), res.stdout + res.stderr
+    out = json.loads(res.stdout)
+    return res.returncode, out, {c["name"]: c["passed"] for c in out["dimensions"]["checks"]["checks"]}
+
+
+def test_through_verify_a_shadowing_peeking_app_is_not_functional_and_a_correct_one_is(tmp_path):
+    require_bwrap()
+    suite = tally_suite(tmp_path / "suites" / "probes-v1")
+    good = make_app(tmp_path / "good", out="buffer", main="os_exit")
+    code, out, passed = verify(tmp_path / "home", suite, good)
+    assert code == 0 and out["functional"] is True and all(passed.values()), passed
+    bad = make_app(tmp_path / "bad")
+    (bad / "tally" / "__init__.py").write_text(PEEK)
+    (bad / "tally" / "money.py").write_text("import json\n\ndef parse_cents(text):\n    return 1200\n")
+    for name in SHADOWS:
+        (bad / name).parent.mkdir(parents=True, exist_ok=True)
+        (bad / name).write_text(EXIT_0)
+    code, out, passed = verify(tmp_path / "home", suite, bad)
+    assert code == 1 and out["functional"] is False
+    assert passed == {"stdlib_only": True, "layout": True, "money_pure": False, "money_api": False,
+                      "store_owns_sql": False, "tests_pass": False}
+    assert out["dimensions"]["checks"]["status"] == "fail"
+    loot = "\n".join(p.read_text() for p in bad.glob("loot-*.json"))
+    assert loot and "-0.05" not in loot  # format_cents(-5)'s want
