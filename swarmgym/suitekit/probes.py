@@ -10,7 +10,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-ProbeType = Literal["stdlib_only", "layout", "pure", "api", "sql_owner", "pytest"]
+ProbeType = Literal["stdlib_only", "layout", "pure", "api", "sql_owner", "file_owner", "pytest"]
 PROBE_TYPES: tuple[str, ...] = get_args(ProbeType)
 #: type -> (required keys, optional keys)
 PROBE_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -19,6 +19,7 @@ PROBE_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pure": (("module", "forbid"), ("package",)),
     "api": (("calls",), ()),
     "sql_owner": (("package", "owner", "runs"), ("db_created",)),
+    "file_owner": (("package", "owner", "runs"), ("db_created", "db_json")),
     "pytest": ((), ("args", "min_tests")),
 }
 TX_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "END", "SAVEPOINT", "RELEASE")  # statements sql_owner ignores
@@ -70,9 +71,10 @@ class Probe(_Strict):
     module: str | None = None               # pure: the module file (workspace-relative)
     forbid: list[str] | None = None         # pure: top-level module names it may not import
     calls: list[ApiCall] | None = None      # api: the calls, in order, in one process
-    owner: str | None = None                # sql_owner: the only file that may run SQL
-    runs: list[list[str]] | None = None     # sql_owner: argv of each `python3 -m PACKAGE` run ({db}, {dir})
-    db_created: bool | None = None          # sql_owner: {db} must be a SQLite 3 file afterwards
+    owner: str | None = None                # sql_owner / file_owner: the only file that may run SQL / touch {db}
+    runs: list[list[str]] | None = None     # *_owner: argv of each `python3 -m PACKAGE` run ({db}, {dir})
+    db_created: bool | None = None          # *_owner: {db} must exist afterwards (sql_owner: as a SQLite 3 file)
+    db_json: bool | None = None             # file_owner: {db} must hold one JSON document afterwards
     args: list[str] | None = None           # pytest: extra arguments
     min_tests: int | None = None            # pytest: at least this many tests ran (default 1)
 
@@ -85,7 +87,7 @@ class Probe(_Strict):
         if extra := sorted(given - set(required) - set(optional)):
             raise ValueError(f"a {self.type} probe takes no key {extra[0]!r} "
                              f"(it takes {', '.join(required + optional)})")
-        if self.type in ("layout", "api", "sql_owner") and not (self.files or self.calls or self.runs):
+        if self.type in ("layout", "api", "sql_owner", "file_owner") and not (self.files or self.calls or self.runs):
             raise ValueError(f"a {self.type} probe needs at least one entry")
         for path in [self.package, self.module, self.owner, *(self.files or [])]:
             if path is not None and (path.startswith("/") or ".." in path.split("/") or not path):

@@ -248,3 +248,87 @@ def test_the_apps_own_package_wins_over_an_installed_one_of_that_name_but_never_
     calls = [{"call": "psutil:answer", "want": 42}, {"call": "tally.money:dumped", "want": "[1]"}]
     r = check_result(probe("a", type="api", calls=calls), app, cfg)
     assert r.passed, r.detail
+
+
+NOTES_STORE = '''\
+import json
+import os
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return []
+
+
+def save(path, notes):
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(notes, f)
+    os.replace(path + ".tmp", path)
+'''
+
+NOTES_CLI = '''\
+import sys
+
+from notes import store
+
+_, flag, path, cmd, *rest = sys.argv
+notes = store.load(path)
+if cmd == "add":
+    store.save(path, notes + rest)
+else:
+    print("\\n".join(notes))
+'''
+
+
+@pytest.fixture
+def notes(tmp_path):
+    ws = tmp_path / "notes-ws"
+    (ws / "notes").mkdir(parents=True)
+    (ws / "notes" / "__init__.py").write_text("")
+    (ws / "notes" / "store.py").write_text(NOTES_STORE)
+    (ws / "notes" / "__main__.py").write_text(NOTES_CLI)
+    return ws
+
+
+def owner_check(**kw):
+    return probe("o", type="file_owner", package="notes", owner="notes/store.py",
+                 runs=[["--data", "{db}", "list"], ["--data", "{db}", "add", "hello"], ["--data", "{db}", "list"]], **kw)
+
+
+def test_file_owner_passes_when_only_the_owner_touches_the_data_file(notes, cfg):
+    r = check_result(owner_check(db_json=True), notes, cfg)
+    assert r.passed and r.detail == "3 runs: only notes/store.py touched {db}"
+
+
+def test_file_owner_names_the_module_that_touches_the_data_file_and_a_file_that_is_no_json(notes, cfg):
+    main = notes / "notes" / "__main__.py"
+    main.write_text(main.read_text() + "\nif cmd == 'add':\n    open(path).close()\n")
+    r = check_result(owner_check(), notes, cfg)
+    assert not r.passed and r.detail == "{db} was touched from notes/__main__.py (open); only notes/store.py may touch it"
+    main.write_text(NOTES_CLI)
+    (notes / "notes" / "store.py").write_text(NOTES_STORE.replace("json.dump(notes, f)", "f.write('not json')")
+                                              .replace("return json.load(f)", "return []"))
+    r = check_result(owner_check(db_json=True), notes, cfg)
+    assert not r.passed and r.detail == "{db} does not hold one JSON document"
+
+
+def test_api_builds_arguments_in_the_box_and_matches_an_object_by_its_repr(app, cfg):
+    (app / "tally" / "money.py").write_text((app / "tally" / "money.py").read_text() + '''
+import datetime
+
+
+def due(day):
+    return day + datetime.timedelta(days=14)
+''')
+    when = {"$call": "datetime:date", "args": [2028, 2, 20]}
+    calls = [{"call": "tally.money:due", "args": [when], "want": {"$repr": "datetime.date(2028, 3, 5)"}},
+             {"call": "tally.money:due", "args": [when], "want": {"$repr": "datetime.date(2028, 3, 5)", "$type": "x.date"}},
+             {"call": "tally.money:due", "args": [when], "want": "2028-03-05"}]
+    r = check_result(probe("a", type="api", calls=calls), app, cfg)
+    assert not r.passed and r.detail == ("2/3 calls differ: due({'$call': 'datetime:date', 'args': [2028, 2, 20]}) = "
+                                         "<datetime.date datetime.date(2028, 3, 5)>, want {'$repr': 'datetime.date(2028, 3, 5)', "
+                                         "'$type': 'x.date'}; due({'$call': 'datetime:date', 'args': [2028, 2, 20]}) = "
+                                         "<datetime.date datetime.date(2028, 3, 5)>, want '2028-03-05'")

@@ -1,9 +1,9 @@
-"""Run-time probes (``api``, ``sql_owner``, ``pytest``): the app runs in the check box, the verdict is
+"""Run-time probes (``api``, ``sql_owner``, ``file_owner``, ``pytest``): the app runs in the check box, the verdict is
 decided here.
 
 The box gets the driver (:mod:`swarmgym.grading.probes.driver`) and the probe's inputs — call arguments,
 argv, pytest arguments — never a ``want``, an ``owner`` or a count.  What comes back is facts (exit codes,
-typed return values, which app file ran which SQL statement, pytest's own counts), read from the last
+typed return values, which app file ran which SQL statement or touched the data file, pytest's own counts), read from the last
 ``MARK`` line the driver appends after every app process is dead.  :class:`ProbeInfraError` is the probe's
 own failure (the box did not start, the driver crashed, an app process never reached the app): an
 infrastructure error, never the app's.
@@ -48,7 +48,7 @@ def inputs(probe: Probe, deadline_s: float, whole_box: bool) -> dict[str, Any]:
     if probe.type == "api":
         out["calls"] = [{"module": c.module(), "attr": c.attribute(), "args": c.args, "kwargs": c.kwargs}
                         for c in probe.calls or []]
-    elif probe.type == "sql_owner":
+    elif probe.type in ("sql_owner", "file_owner"):
         out["package"], out["runs"] = probe.package, probe.runs
     elif probe.type == "pytest":
         out["args"] = list(probe.args or [])

@@ -59,28 +59,62 @@ def api(probe: Probe, ran: Ran) -> tuple[bool, str]:
     return False, f"{len(problems)}/{len(calls)} calls differ: " + "; ".join(problems[:MAX_SHOWN]) + more
 
 
-def sql_owner(probe: Probe, ran: Ran) -> tuple[bool, str]:
+def _runs_ok(probe: Probe, ran: Ran) -> str | None:
     runs = probe.runs or []
     for argv, app in zip(runs, ran.apps):
         if app.get("timed_out") or app.get("code") != 0:
-            return False, f"`{' '.join(argv)}` did not exit 0 ({_ended(app)})"
+            return f"`{' '.join(argv)}` did not exit 0 ({_ended(app)})"
     if len(ran.apps) < len(runs):
-        return False, f"`{' '.join(runs[len(ran.apps)])}` never ran"
-    by_file: dict[str, set[str]] = {}
+        return f"`{' '.join(runs[len(ran.apps)])}` never ran"
+    return None
+
+
+def _by_file(ran: Ran, key: str, skip: tuple[str, ...] = ()) -> dict[str, set[str]]:
+    """App file -> what it did (SQL keywords, file events), from every run's facts."""
+    out: dict[str, set[str]] = {}
     for app in ran.apps:
         for f in _facts(app):
-            if isinstance(f.get("sql"), str) and f["sql"] not in TX_CONTROL:
-                by_file.setdefault(str(f.get("file")), set()).add(f["sql"])
+            if isinstance(f.get(key), str) and f[key] not in skip:
+                out.setdefault(str(f.get("file")), set()).add(f[key])
+    return out
+
+
+def _owned(probe: Probe, by_file: dict[str, set[str]], what: str, verb: str) -> str | None:
+    others = {k: v for k, v in by_file.items() if k != probe.owner}
+    if not others:
+        return None
+    named = ", ".join(f"{k} ({' '.join(sorted(v))})" for k, v in sorted(others.items()))
+    return f"{what} from {named}; only {probe.owner} may {verb}"
+
+
+def sql_owner(probe: Probe, ran: Ran) -> tuple[bool, str]:
+    if (bad := _runs_ok(probe, ran)) is not None:
+        return False, bad
+    by_file = _by_file(ran, "sql", TX_CONTROL)
     if not by_file:
         return False, "no SQL statement ran in any run"
-    others = {k: v for k, v in by_file.items() if k != probe.owner}
-    if others:
-        shown_files = ", ".join(f"{k} ({' '.join(sorted(v))})" for k, v in sorted(others.items()))
-        return False, f"SQL was run from {shown_files}; only {probe.owner} may run SQL"
+    if (bad := _owned(probe, by_file, "SQL was run", "run SQL")) is not None:
+        return False, bad
     db = ran.facts.get("db") or {}
     if probe.db_created and not db.get("sqlite"):
         return False, "{db} " + ("is not a SQLite 3 file" if db.get("exists") else "was never created")
-    return True, f"{len(runs)} runs: every SQL statement came from {probe.owner}"
+    return True, f"{len(probe.runs or [])} runs: every SQL statement came from {probe.owner}"
+
+
+def file_owner(probe: Probe, ran: Ran) -> tuple[bool, str]:
+    if (bad := _runs_ok(probe, ran)) is not None:
+        return False, bad
+    by_file = _by_file(ran, "touch")
+    if not by_file:
+        return False, "no run opened, wrote or replaced {db}"
+    if (bad := _owned(probe, by_file, "{db} was touched", "touch it")) is not None:
+        return False, bad
+    db = ran.facts.get("db") or {}
+    if (probe.db_created or probe.db_json) and not db.get("exists"):
+        return False, "{db} was never created"
+    if probe.db_json and not db.get("json"):
+        return False, "{db} does not hold one JSON document"
+    return True, f"{len(probe.runs or [])} runs: only {probe.owner} touched {{db}}"
 
 
 def pytest(probe: Probe, ran: Ran) -> tuple[bool, str]:
@@ -100,4 +134,4 @@ def pytest(probe: Probe, ran: Ran) -> tuple[bool, str]:
     return True, f"pytest: {collected} test(s) passed"
 
 
-DECIDE = {"api": api, "sql_owner": sql_owner, "pytest": pytest}
+DECIDE = {"api": api, "sql_owner": sql_owner, "file_owner": file_owner, "pytest": pytest}

@@ -25,6 +25,7 @@ import traceback
 MARK = "SWARMGYM-PROBE "  # swarmgym.grading.probes.boxed.MARK
 TAIL = 8192  # bytes kept of each stream of each app process (its tail)
 FACTS_CAP = 1 << 20  # bytes read from a results pipe
+DB_CAP = 16 << 20  # bytes of {db} read to see whether it holds JSON
 GRACE = 0.5  # seconds an exited app process's children may keep its pipes open
 
 COMMON = r'''
@@ -64,13 +65,24 @@ def enc(v, depth=0):
         shown = "(repr failed)"
     return {"t": "other", "type": t.__module__ + "." + t.__qualname__, "repr": shown}
 emit({"ready": True})
+def find(name):
+    mod, _, attr = name.partition(":")
+    obj = importlib.import_module(mod)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+def build(v):
+    if type(v) is dict and "$call" in v:
+        return find(v["$call"])(*build(v.get("args", [])), **build(v.get("kwargs", {})))
+    if type(v) is list:
+        return [build(x) for x in v]
+    if type(v) is dict:
+        return {k: build(x) for k, x in v.items()}
+    return v
 add_workspace()
 for i, c in enumerate(JOB["calls"]):
     try:
-        obj = importlib.import_module(c["module"])
-        for part in c["attr"].split("."):
-            obj = getattr(obj, part)
-        got = enc(obj(*c["args"], **c["kwargs"]))
+        got = enc(find(c["module"] + ":" + c["attr"])(*build(c["args"]), **build(c["kwargs"])))
         emit({"i": i, "value": got})
     except BaseException as e:
         emit({"i": i, "raised": [k.__module__ + "." + k.__qualname__ for k in type(e).__mro__],
@@ -96,6 +108,40 @@ def connect(*args, **kwargs):
     con.set_trace_callback(trace)
     return con
 sqlite3.connect = sqlite3.dbapi2.connect = connect
+emit({"ready": True})
+add_workspace()
+sys.argv = [JOB["package"], *JOB["argv"]]
+runpy.run_module(JOB["package"], run_name="__main__", alter_sys=True)
+'''
+
+FILE = COMMON + r'''
+import runpy
+TARGET = os.path.abspath(JOB["target"])
+seen = set()
+def hook(event, args):
+    if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        paths = [args[0]]
+    elif event in ("os.rename", "shutil.copyfile", "os.link") and len(args) >= 2:
+        paths = list(args[:2])
+    elif event in ("os.remove", "os.truncate") and args:
+        paths = [args[0]]
+    else:
+        return
+    try:
+        hit = any(isinstance(p, (str, bytes, os.PathLike)) and os.path.abspath(os.fsdecode(p)).startswith(TARGET)
+                  for p in paths)
+    except (TypeError, ValueError):
+        return
+    if not hit:
+        return
+    f = sys._getframe(1)
+    while f is not None and not f.f_code.co_filename.startswith(WS + os.sep):
+        f = f.f_back
+    key = (os.path.relpath(f.f_code.co_filename, WS) if f is not None else "(no app file)", event)
+    if key not in seen:
+        seen.add(key)
+        emit({"touch": key[1], "file": key[0]})
+sys.addaudithook(hook)
 emit({"ready": True})
 add_workspace()
 sys.argv = [JOB["package"], *JOB["argv"]]
@@ -188,19 +234,22 @@ def probe(inputs, deadline):
     if kind == "pytest":
         return {"apps": [run_app(PYTEST, {"args": inputs["args"]}, deadline, whole_box)]}
     folder = tempfile.mkdtemp(prefix="swarmgym-probe-")
-    db = os.path.join(folder, "probe.db")
+    boot, db = (SQL, os.path.join(folder, "probe.db")) if kind == "sql_owner" else (FILE, os.path.join(folder, "probe.json"))
     apps = []
     for argv in inputs["runs"]:
         argv = [a.replace("{db}", db).replace("{dir}", folder) for a in argv]
-        apps.append(run_app(SQL, {"package": inputs["package"], "argv": argv}, deadline, whole_box))
+        apps.append(run_app(boot, {"package": inputs["package"], "argv": argv, "target": db}, deadline, whole_box))
         if apps[-1]["timed_out"]:
             break
+    db_fact = {"exists": os.path.isfile(db), "sqlite": False, "json": False}
     try:
         with open(db, "rb") as f:
-            header = f.read(16)
-        db_fact = {"exists": True, "sqlite": header == b"SQLite format 3\x00"}
-    except OSError:
-        db_fact = {"exists": False, "sqlite": False}
+            body = f.read(DB_CAP)
+        db_fact["sqlite"] = body.startswith(b"SQLite format 3\x00")
+        json.loads(body.decode("utf-8"))
+        db_fact["json"] = True
+    except (OSError, ValueError):
+        pass
     return {"apps": apps, "db": db_fact}
 
 

@@ -3,7 +3,8 @@
 The driver encodes what a call returned as ``{"t": TYPE, "v": …}`` (``none``, ``bool``, ``int``, ``float``
 (its repr), ``str``, ``list``, ``tuple``, ``dict`` (key/value pairs), or ``other`` with a repr).  A suite's
 ``want`` is YAML: scalars match by exact type and value (``1200`` is not ``1200.0`` nor ``True``), a list
-matches a list or a tuple element-wise (``unordered``: as a multiset), a mapping matches a dict (order free).
+matches a list or a tuple element-wise (``unordered``: as a multiset), a mapping matches a dict (order free);
+``{$repr: R}`` (and optionally ``$type: MODULE.QUALNAME``) matches any other object by its repr (a date, say).
 """
 from __future__ import annotations
 
@@ -35,7 +36,14 @@ def decode(enc: Any) -> Any:
             return {_hashable(decode(p[0])): decode(p[1]) for p in v}
         except (TypeError, IndexError):
             return "?"
-    return f"<{enc.get('type', '?')} {enc.get('repr', '')}>"
+    return _Other(f"<{enc.get('type', '?')} {enc.get('repr', '')}>")
+
+
+class _Other(str):
+    """A value no YAML value is, shown by its type and repr (without quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _hashable(x: Any) -> Any:
@@ -72,6 +80,8 @@ def same(want: Any, enc: Any, unordered: bool = False) -> bool:
                 return False
             left.pop(hit)
         return True
+    if isinstance(want, dict) and "$repr" in want:  # an object no YAML value is: its type and repr
+        return t == "other" and enc.get("repr") == want["$repr"] and want.get("$type", enc.get("type")) == enc.get("type")
     if isinstance(want, dict):
         if t != "dict" or not isinstance(v, list) or len(v) != len(want):
             return False
