@@ -10,12 +10,13 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-ProbeType = Literal["stdlib_only", "layout", "pure", "api", "sql_owner", "file_owner", "pytest"]
+ProbeType = Literal["stdlib_only", "layout", "imports", "pure", "api", "sql_owner", "file_owner", "pytest"]
 PROBE_TYPES: tuple[str, ...] = get_args(ProbeType)
 #: type -> (required keys, optional keys)
 PROBE_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stdlib_only": (("package",), ("allow",)),
     "layout": (("files",), ()),
+    "imports": (("modules",), ()),
     "pure": (("module", "forbid"), ("package",)),
     "api": (("calls",), ()),
     "sql_owner": (("package", "owner", "runs"), ("db_created",)),
@@ -68,6 +69,7 @@ class Probe(_Strict):
     package: str | None = None              # stdlib_only, pure (followed imports), sql_owner: the package folder
     allow: list[str] | None = None          # stdlib_only: more top-level names allowed
     files: list[str] | None = None          # layout: paths / globs that must each match a regular file
+    modules: list[str] | None = None        # imports: dotted module names, each imported in one fresh process
     module: str | None = None               # pure: the module file (workspace-relative)
     forbid: list[str] | None = None         # pure: top-level module names it may not import
     calls: list[ApiCall] | None = None      # api: the calls, in order, in one process
@@ -87,7 +89,8 @@ class Probe(_Strict):
         if extra := sorted(given - set(required) - set(optional)):
             raise ValueError(f"a {self.type} probe takes no key {extra[0]!r} "
                              f"(it takes {', '.join(required + optional)})")
-        if self.type in ("layout", "api", "sql_owner", "file_owner") and not (self.files or self.calls or self.runs):
+        if self.type in ("layout", "imports", "api", "sql_owner", "file_owner") \
+                and not (self.files or self.modules or self.calls or self.runs):
             raise ValueError(f"a {self.type} probe needs at least one entry")
         for path in [self.package, self.module, self.owner, *(self.files or [])]:
             if path is not None and (path.startswith("/") or ".." in path.split("/") or not path):

@@ -332,3 +332,15 @@ def due(day):
                                          "<datetime.date datetime.date(2028, 3, 5)>, want {'$repr': 'datetime.date(2028, 3, 5)', "
                                          "'$type': 'x.date'}; due({'$call': 'datetime:date', 'args': [2028, 2, 20]}) = "
                                          "<datetime.date datetime.date(2028, 3, 5)>, want '2028-03-05'")
+
+
+def test_imports_names_each_module_that_does_not_import(app, cfg):
+    (app / "tally" / "broken.py").write_text("import nosuchthing\n")
+    (app / "tally" / "leaves.py").write_text("raise SystemExit(0)\n")
+    modules = ["tally.money", "tally.broken", "tally.store", "tally.absent", "tally.leaves"]
+    r = check_result(probe("i", type="imports", modules=modules), app, cfg)
+    assert not r.passed and r.detail == (
+        "3/5 modules do not import: import tally.broken raised ModuleNotFoundError: \"No module named 'nosuchthing'\"; "
+        "import tally.absent raised ModuleNotFoundError: \"No module named 'tally.absent'\"; "
+        "import tally.leaves raised SystemExit: '0'")
+    assert check_result(probe("i", type="imports", modules=modules[:1] + modules[2:3]), app, cfg).passed

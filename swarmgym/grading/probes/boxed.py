@@ -1,4 +1,4 @@
-"""Run-time probes (``api``, ``sql_owner``, ``file_owner``, ``pytest``): the app runs in the check box, the verdict is
+"""Run-time probes (``imports``, ``api``, ``sql_owner``, ``file_owner``, ``pytest``): the app runs in the check box, the verdict is
 decided here.
 
 The box gets the driver (:mod:`swarmgym.grading.probes.driver`) and the probe's inputs — call arguments,
@@ -48,6 +48,10 @@ def inputs(probe: Probe, deadline_s: float, whole_box: bool) -> dict[str, Any]:
     if probe.type == "api":
         out["calls"] = [{"module": c.module(), "attr": c.attribute(), "args": c.args, "kwargs": c.kwargs}
                         for c in probe.calls or []]
+    elif probe.type == "imports":  # the api driver, calling importlib.import_module on each
+        out["type"] = "api"
+        out["calls"] = [{"module": "importlib", "attr": "import_module", "args": [m], "kwargs": {}}
+                        for m in probe.modules or []]
     elif probe.type in ("sql_owner", "file_owner"):
         out["package"], out["runs"] = probe.package, probe.runs
     elif probe.type == "pytest":

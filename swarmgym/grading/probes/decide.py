@@ -17,6 +17,15 @@ def _facts(app: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in app.get("facts") or [] if isinstance(f, dict)]
 
 
+def _by_call(app: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Each call's first fact (by its index)."""
+    first: dict[int, dict[str, Any]] = {}
+    for f in _facts(app):
+        if isinstance(f.get("i"), int) and f["i"] not in first:
+            first[f["i"]] = f
+    return first
+
+
 def _ended(app: dict[str, Any]) -> str:
     return "it timed out" if app.get("timed_out") else f"the process ended with exit {app.get('code')}"
 
@@ -48,15 +57,30 @@ def _call_problem(c: ApiCall, rec: dict[str, Any] | None, app: dict[str, Any]) -
 def api(probe: Probe, ran: Ran) -> tuple[bool, str]:
     calls = probe.calls or []
     app = ran.apps[0]
-    first: dict[int, dict[str, Any]] = {}
-    for f in _facts(app):
-        if isinstance(f.get("i"), int) and f["i"] not in first:
-            first[f["i"]] = f
+    first = _by_call(app)
     problems = [p for n, c in enumerate(calls) if (p := _call_problem(c, first.get(n), app)) is not None]
     if not problems:
         return True, f"{len(calls)}/{len(calls)} calls as wanted"
     more = f" (+{len(problems) - MAX_SHOWN} more)" if len(problems) > MAX_SHOWN else ""
     return False, f"{len(problems)}/{len(calls)} calls differ: " + "; ".join(problems[:MAX_SHOWN]) + more
+
+
+def imports(probe: Probe, ran: Ran) -> tuple[bool, str]:
+    modules = probe.modules or []
+    app = ran.apps[0]
+    first = _by_call(app)
+    problems = []
+    for n, name in enumerate(modules):
+        rec = first.get(n)
+        if rec is None:
+            problems.append(f"import {name} never finished ({_ended(app)})")
+        elif isinstance(rec.get("raised"), list):
+            raised = rec["raised"]
+            kind = str(raised[0]).removeprefix("builtins.") if raised else "?"
+            problems.append(f"import {name} raised {kind}: {shown(rec.get('message', ''))}")
+    if problems:
+        return False, f"{len(problems)}/{len(modules)} modules do not import: " + "; ".join(problems[:MAX_SHOWN])
+    return True, f"{len(modules)}/{len(modules)} modules import"
 
 
 def _runs_ok(probe: Probe, ran: Ran) -> str | None:
@@ -134,4 +158,4 @@ def pytest(probe: Probe, ran: Ran) -> tuple[bool, str]:
     return True, f"pytest: {collected} test(s) passed"
 
 
-DECIDE = {"api": api, "sql_owner": sql_owner, "file_owner": file_owner, "pytest": pytest}
+DECIDE = {"imports": imports, "api": api, "sql_owner": sql_owner, "file_owner": file_owner, "pytest": pytest}
