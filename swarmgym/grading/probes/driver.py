@@ -195,7 +195,8 @@ def run_app(boot, job, deadline, whole_box):
     proc = subprocess.Popen([sys.executable, "-I", "-B", "-c", boot, json.dumps(job), str(w)], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w,), start_new_session=True)
     os.close(w)
-    bufs = {proc.stdout.fileno(): b"", proc.stderr.fileno(): b"", r: b""}
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    bufs = {out_fd: b"", err_fd: b"", r: b""}
     open_fds, timed_out, exited_at = set(bufs), False, None
     while open_fds:
         now = time.monotonic()
@@ -221,10 +222,12 @@ def run_app(boot, job, deadline, whole_box):
         pass
     code = proc.wait()
     os.close(r)
+    proc.stdout.close()
+    proc.stderr.close()
     sweep(whole_box)  # what it started outside its session: gone before the next app process
     return {"code": None if timed_out else code, "timed_out": timed_out,
-            "out": bufs[proc.stdout.fileno()].decode("utf-8", "replace"),
-            "err": bufs[proc.stderr.fileno()].decode("utf-8", "replace"), "facts": _facts(bufs[r])}
+            "out": bufs[out_fd].decode("utf-8", "replace"), "err": bufs[err_fd].decode("utf-8", "replace"),
+            "facts": _facts(bufs[r])}
 
 
 def probe(inputs, deadline):
