@@ -235,3 +235,33 @@ def test_through_verify_a_shadowing_peeking_app_is_not_functional_and_a_correct_
     assert out["dimensions"]["checks"]["status"] == "fail"
     loot = "\n".join(p.read_text() for p in bad.glob("loot-*.json"))
     assert loot and "-0.05" not in loot  # format_cents(-5)'s want
+
+
+GARBAGE = '''
+import os, sys
+
+def deep():
+    x = []
+    for _ in range(5000):
+        x = [x]
+    return x
+
+if len(sys.argv) > 2 and sys.argv[2].isdigit():  # the probe's results pipe: junk, 100 000 deep, half a line
+    fd = int(sys.argv[2])
+    for junk in (b"[" * 100000 + b"]" * 100000 + b"\\n", b'{"i": 0, "value": ' + b"[" * 100000 + b"\\n", b"\\xff\\xfe{\\n",
+                 b'{"i": 1, "value": {"t": "int", "v": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}\\n'):
+        os.write(fd, junk)
+'''
+
+
+def test_junk_in_the_probes_results_pipe_fails_the_app_and_is_no_infra_error(tmp_path, cfg):
+    ws = make_app(tmp_path / "ws")
+    (ws / "tally" / "__init__.py").write_text(GARBAGE)
+    money = ws / "tally" / "money.py"
+    money.write_text(money.read_text() + "\n\nfrom tally import deep\n")
+    calls = [{"call": "tally.money:parse_cents", "args": ["12"], "want": 1200},
+             {"call": "tally.money:deep", "want": [[1]]}]
+    v = grade(ws, [probe("api", type="api", calls=calls)], cfg, dimensions=CHECKS)
+    [r] = v.check_results()
+    assert r.error is None and not r.passed and v.dimensions["checks"].status == "fail"
+    assert r.detail.startswith("1/2 calls differ: deep() = "), r.detail

@@ -26,6 +26,7 @@ MARK = "SWARMGYM-PROBE "  # swarmgym.grading.probes.boxed.MARK
 TAIL = 8192  # bytes kept of each stream of each app process (its tail)
 FACTS_CAP = 1 << 20  # bytes read from a results pipe
 DB_CAP = 16 << 20  # bytes of {db} read to see whether it holds JSON
+MAX_DEPTH = 64  # deepest fact kept (the bootstrap encodes values at most 30 deep)
 GRACE = 0.5  # seconds an exited app process's children may keep its pipes open
 
 COMMON = r'''
@@ -177,15 +178,30 @@ def _write_all(fd, data):
         data = data[os.write(fd, data):]
 
 
+def _shallow(obj, limit=MAX_DEPTH):
+    """Is ``obj`` (parsed JSON) nested at most ``limit`` deep?  (Iterative: any depth is safe to ask about.)"""
+    todo = [(obj, 0)]
+    while todo:
+        x, d = todo.pop()
+        if d > limit:
+            return False
+        if isinstance(x, dict):
+            todo += [(v, d + 1) for v in x.values()]
+        elif isinstance(x, list):
+            todo += [(v, d + 1) for v in x]
+    return True
+
+
 def _facts(raw):
-    """The results pipe's JSON lines (a line that is not a JSON object is kept as a bad line)."""
+    """The results pipe's JSON lines: a line that is not a JSON object, or is nested deeper than
+    ``MAX_DEPTH``, is kept as a bad line (an app process can write to that pipe too)."""
     out = []
     for line in raw.decode("utf-8", "replace").splitlines():
         try:
             rec = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             rec = None
-        out.append(rec if isinstance(rec, dict) else {"bad_line": line[:200]})
+        out.append(rec if isinstance(rec, dict) and _shallow(rec) else {"bad_line": line[:200]})
     return out
 
 

@@ -14,9 +14,9 @@ from typing import Any
 MAX_SHOWN = 120  # characters of a value shown in a detail
 
 
-def decode(enc: Any) -> Any:
+def decode(enc: Any, depth: int = 0) -> Any:
     """A readable form of an encoded value (tuples as tuples), for details only."""
-    if not isinstance(enc, dict):
+    if not isinstance(enc, dict) or depth > 40:
         return "?"
     t, v = enc.get("t"), enc.get("v")
     if t == "none":
@@ -29,11 +29,11 @@ def decode(enc: Any) -> Any:
     if t in ("bool", "int", "str"):
         return v
     if t in ("list", "tuple") and isinstance(v, list):
-        items = [decode(x) for x in v]
+        items = [decode(x, depth + 1) for x in v]
         return tuple(items) if t == "tuple" else items
     if t == "dict" and isinstance(v, list):
         try:
-            return {_hashable(decode(p[0])): decode(p[1]) for p in v}
+            return {_hashable(decode(p[0], depth + 1)): decode(p[1], depth + 1) for p in v}
         except (TypeError, IndexError):
             return "?"
     return _Other(f"<{enc.get('type', '?')} {enc.get('repr', '')}>")
