@@ -344,3 +344,10 @@ def test_imports_names_each_module_that_does_not_import(app, cfg):
         "import tally.absent raised ModuleNotFoundError: \"No module named 'tally.absent'\"; "
         "import tally.leaves raised SystemExit: '0'")
     assert check_result(probe("i", type="imports", modules=modules[:1] + modules[2:3]), app, cfg).passed
+
+
+def test_api_a_value_too_big_for_json_is_a_value_not_an_exception(app, cfg):
+    (app / "tally" / "money.py").write_text((app / "tally" / "money.py").read_text() + "\ndef huge(text):\n    return 10 ** 5000\n")
+    r = check_result(probe("a", type="api", calls=[{"call": "tally.money:huge", "args": ["-1"], "raises": "ValueError"}]),
+                     app, cfg)
+    assert not r.passed and r.detail == "1/1 calls differ: huge('-1') = <builtins.int (an int of 16610 bits)>, want ValueError"
