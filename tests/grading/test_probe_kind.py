@@ -351,3 +351,15 @@ def test_api_a_value_too_big_for_json_is_a_value_not_an_exception(app, cfg):
     r = check_result(probe("a", type="api", calls=[{"call": "tally.money:huge", "args": ["-1"], "raises": "ValueError"}]),
                      app, cfg)
     assert not r.passed and r.detail == "1/1 calls differ: huge('-1') = <builtins.int (an int of 16610 bits)>, want ValueError"
+
+
+def test_static_probes_read_no_link_and_fail_on_one_that_would_hide_an_import(app, cfg, tmp_path):
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text("import requests\n")
+    (app / "tally" / "extra.py").symlink_to(hidden)
+    r = check_result(probe("s", type="stdlib_only", package="tally"), app, cfg)
+    assert not r.passed and r.detail == ("tally holds what is no regular file or folder (1 symlink): "
+                                         "a probe reads only the package's own files")
+    (app / "tally" / "money.py").write_text("from tally import extra\n" + (app / "tally" / "money.py").read_text())
+    r = check_result(probe("p", type="pure", module="tally/money.py", forbid=["requests"], package="tally"), app, cfg)
+    assert not r.passed and r.detail == "tally/extra.py is not a readable regular file"

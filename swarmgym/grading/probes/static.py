@@ -6,6 +6,7 @@ module of the app's can stand in for the parser.  Files are read through :mod:`s
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from pathlib import Path, PurePosixPath
 
@@ -69,9 +70,17 @@ def _once(found: list[tuple[str, int]]) -> list[tuple[str, int]]:
 
 
 def _sources(ws: Path, package: str) -> list[str] | str:
-    files = [f.rel for f in safefs.list_files(ws, under=package, suffixes={".py"}).files]
-    if not safefs.list_files(ws, under=package, max_files=1).files and not files:
+    """The package's ``.py`` files, or why the probe cannot read them all: a link, a FIFO, a folder it
+    cannot open or more files than it reads would leave code unread that Python would import."""
+    listing = safefs.list_files(ws, under=package)
+    if listing.problems or listing.truncated:
+        return f"{package} cannot be read whole ({(listing.problems or ['more files than a probe reads'])[0]})"
+    if listing.skipped:
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(listing.skipped.items()))
+        return f"{package} holds what is no regular file or folder ({kinds}): a probe reads only the package's own files"
+    if not listing.files:
         return f"no package folder {package} (or no file in it)"
+    files = [f.rel for f in listing.files if f.rel.endswith(".py")]
     return files or f"no .py file under {package}"
 
 
@@ -110,7 +119,7 @@ def _module_file(ws: Path, name: str, package: str) -> str | None:
         return None
     base = "/".join([*top.parent.parts, *parts]) if str(top.parent) != "." else "/".join(parts)
     for rel in (base + ".py", base + "/__init__.py"):
-        if safefs.is_file(ws, rel):
+        if safefs.is_file(ws, rel) or os.path.lexists(ws / rel):  # a link is returned too: reading it fails
             return rel
     return None
 
