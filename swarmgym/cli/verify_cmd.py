@@ -28,7 +28,8 @@ def register(cli: click.Group) -> None:
     @setting("sandbox.backend", "--isolation", type=click.Choice(ISOLATION_CHOICES))
     @click.pass_context
     def verify_cmd(ctx, path, suite, spec, hard, as_json, check_timeout, isolation):
-        """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error."""
+        """Grade the app in PATH: exit 0 when functional, 1 when not, 2 on a usage error, 3 when a golden check
+        could not be run (an infrastructure error: no verdict on the app)."""
         if not spec:
             raise UsageError("--spec: expected the spec id or app slug to grade against, e.g. compute or rdcalc "
                              "(or SWARMGYM_VERIFY_SPEC)")
@@ -49,7 +50,8 @@ def register(cli: click.Group) -> None:
             for col in ("check", "kind", "result", "exit", "secs", "detail"):
                 t.add_column(col)
             for r in verdict.check_results():
-                t.add_row(shown(r.name), shown(r.kind), "[green]pass[/]" if r.passed else "[red]FAIL[/]",
+                t.add_row(shown(r.name), shown(r.kind),
+                          "[green]pass[/]" if r.passed else "[magenta]INFRA[/]" if r.error else "[red]FAIL[/]",
                           "" if r.exit_code is None else str(r.exit_code), f"{r.duration_s:.2f}", shown(r.detail))
             con.print(t)
             for name, d in verdict.dimensions.items():
@@ -58,4 +60,4 @@ def register(cli: click.Group) -> None:
                 con.print(f"  [{'red' if f.severity == 'high' else 'yellow'}]{f.severity}[/] {f.dimension}: "
                           f"{shown(f.message)}  [dim]→ {shown(f.hint)}[/]")
             con.print(f"overall [bold {COLOR[verdict.overall]}]{verdict.overall}[/]  functional={verdict.functional}")
-        ctx.exit(0 if verdict.functional else 1)
+        ctx.exit(0 if verdict.functional else 3 if verdict.overall == "error" else 1)

@@ -65,7 +65,8 @@ class DimensionResult(Model):
 
 class Verdict(Model):
     overall: Overall
-    """fail if any dimension fails or any finding is high; partial if anything is partial, errored or medium; else pass."""
+    """error if a golden check could not be run (the checks dimension is error: no outcome); fail if any dimension
+    fails or any finding is high; partial if anything is partial, errored or medium; else pass."""
     functional: bool
     """True only when every golden check passed."""
     dimensions: dict[str, DimensionResult] = Field(default_factory=dict)

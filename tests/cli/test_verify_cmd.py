@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from swarmgym.suitekit.suite import load_suite, materialize
+from tests.support.probeapp import make_app, tally_suite
 from tests.support.queue import tiny_settings
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_SWARM_"))}
@@ -95,3 +96,18 @@ def test_unknown_spec_is_one_line_usage_error(tmp_path):
     r = run("--home", str(tmp_path), "verify", "--spec", "nosuch", str(tmp_path))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "nosuch" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_verify_exits_3_and_says_infra_when_a_probe_cannot_run(tmp_path):
+    """A check box whose PATH holds no bash or python3: the probes cannot run, which is no verdict on the app."""
+    suite_dir = tally_suite(tmp_path / "suites" / "probes-v1")
+    ws = make_app(tmp_path / "ws")
+    (tmp_path / "config.yaml").write_text(f"checks:\n  env:\n    PATH: {tmp_path / 'empty'}\n")
+    r = run("--home", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "tally", str(ws))
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "INFRA" in r.stdout and "overall error" in r.stdout
+    r = run("--home", str(tmp_path), "verify", "--suite", str(suite_dir), "--spec", "tally", "--json", str(ws))
+    out = json.loads(r.stdout)
+    assert r.returncode == 3 and out["overall"] == "error" and out["dimensions"]["checks"]["status"] == "error"
+    infra = [c["name"] for c in out["dimensions"]["checks"]["checks"] if c["error"]]
+    assert infra == ["money_api", "store_owns_sql", "tests_pass"]  # the static probes still ran

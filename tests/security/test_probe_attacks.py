@@ -18,14 +18,13 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 
 from swarmgym.config import load_config
 from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.suitekit.suite import load_suite
 from tests.support.grading import check_results
 from tests.support.hostile import require_bwrap
-from tests.support.probeapp import make_app, probe, tally_checks
+from tests.support.probeapp import make_app, probe, tally_checks, tally_suite
 
 EXIT_0 = "import os\nos._exit(0)\n"
 SHADOWS = ("ast.py", "json.py", "sqlite3.py", "io.py", "runpy.py", "importlib.py", "pytest.py", "_pytest/__init__.py",
@@ -194,16 +193,6 @@ def test_an_app_that_kills_the_probes_driver_fails_and_is_no_infra_error(tmp_pat
     [r] = v.check_results()
     assert not r.passed and r.error is None and r.detail.startswith("the probe was killed or flooded by an app process")
     assert v.dimensions["checks"].status == "fail"
-
-
-def tally_suite(folder):
-    """A one-spec suite grading ``tally`` with one probe of every type (its prompt is not graded here)."""
-    folder.mkdir(parents=True)
-    checks = [{"name": c.name, "kind": "probe", "probe": c.probe.model_dump(exclude_none=True)} for c in tally_checks()]
-    (folder / "suite.yaml").write_text(yaml.safe_dump({"name": "probes-v1", "specs": [{
-        "id": "tally", "app_slug": "tally", "prompt": "Build tally.", "hard_prompt": "Build tally.",
-        "checks": checks}]}))
-    return folder
 
 
 def verify(home, suite, ws):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from swarmgym.suitekit.suite import Check
 
 MONEY = '''\
@@ -155,3 +157,14 @@ def tally_checks() -> list[Check]:
               runs=[["--db", "{db}", "list"], ["--db", "{db}", "add", "Ann", "10"], ["--db", "{db}", "list"]]),
         probe("tests_pass", type="pytest"),
     ]
+
+
+def tally_suite(folder: Path) -> Path:
+    """A one-spec suite folder grading ``tally`` with :func:`tally_checks` (its prompt is not graded)."""
+    folder.mkdir(parents=True)
+    checks = [{"name": c.name, "kind": "probe", "probe": c.probe.model_dump(exclude_none=True) if c.probe else {}}
+              for c in tally_checks()]
+    (folder / "suite.yaml").write_text(yaml.safe_dump({"name": "probes-v1", "specs": [{
+        "id": "tally", "app_slug": "tally", "prompt": "Build tally.", "hard_prompt": "Build tally.",
+        "checks": checks}]}))
+    return folder
