@@ -96,8 +96,9 @@ def test_shadows_do_not_break_a_correct_app(tmp_path, cfg):
     assert failed == {}
 
 
-@pytest.mark.parametrize("out, main", [("buffer", "exit"), ("oswrite", "exit"), ("print", "os_exit"),
-                                       ("buffer", "os_exit"), ("oswrite", "os_exit")])
+@pytest.mark.parametrize("out, main", [("buffer", "os_exit"), ("oswrite", "exit"),
+                                       *(pytest.param(o, m, marks=pytest.mark.slow)
+                                         for o, m in [("buffer", "exit"), ("print", "os_exit"), ("oswrite", "os_exit")])])
 def test_a_correct_app_in_any_output_style_passes_every_probe(tmp_path, cfg, out, main):
     ws = make_app(tmp_path / "ws", out=out, main=main)
     init = ws / "tally" / "__init__.py"  # output at import, through every layer, changes nothing either
@@ -205,6 +206,7 @@ def verify(home, suite, ws):
     return res.returncode, out, {c["name"]: c["passed"] for c in out["dimensions"]["checks"]["checks"]}
 
 
+@pytest.mark.slow  # two `swarmgym verify` runs; the fast twins grade the same attacks through grade() above
 def test_through_verify_a_shadowing_peeking_app_is_not_functional_and_a_correct_one_is(tmp_path):
     require_bwrap()
     suite = tally_suite(tmp_path / "suites" / "probes-v1")
