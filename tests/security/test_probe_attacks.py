@@ -7,7 +7,7 @@
   after a flush, passes every probe;
 - the ``/proc`` peek: an app that reads the command line, environment and stdin of every process of its
   box finds none of the check's text, and the results it forges into every stdout it can reach are not
-  believed; an app that kills the probe's driver fails the check (it is not an infra error).
+  believed, nor when it kills the probe's driver after forging: that fails the check (no infra error).
 """
 from __future__ import annotations
 
@@ -184,16 +184,21 @@ def test_the_proc_peek_finds_no_check_text_and_its_forged_results_are_not_believ
     assert all(v.startswith("blocked") for d in loot for k, v in d.items() if k.endswith("/mem"))
 
 
-KILLER = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+KILLER = PEEK.replace("_peek()\n", "_peek()\nimport signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
 
 
-def test_an_app_that_kills_the_probes_driver_fails_and_is_no_infra_error(tmp_path, cfg):
+def test_an_app_that_forges_a_result_then_kills_the_probes_driver_fails_and_is_no_infra_error(tmp_path, cfg):
     ws = make_app(tmp_path / "ws")
     (ws / "tally" / "__init__.py").write_text(KILLER)
-    v = grade(ws, [tally_checks()[3]], cfg, dimensions=CHECKS)
-    [r] = v.check_results()
-    assert not r.passed and r.error is None and r.detail.startswith("the probe was killed or flooded by an app process")
+    cli = ws / "tally" / "cli.py"  # it runs SQL from cli.py, which its forged facts deny
+    cli.write_text(cli.read_text().replace("for name, cents in store.entries(con):",
+                                           "for name, cents in con.execute('SELECT name, cents FROM entry'):"))
+    v = grade(ws, [tally_checks()[3], tally_checks()[4]], cfg, dimensions=CHECKS)
+    for r in v.check_results():
+        assert not r.passed and r.error is None and r.detail.startswith("the probe was killed or flooded by an app process")
     assert v.dimensions["checks"].status == "fail"
+    loot = [json.loads(p.read_text()) for p in ws.glob("loot-*.json")]
+    assert [k for d in loot for k, v in d.items() if k.startswith("forged /proc/1/") and v == "written"]
 
 
 def verify(home, suite, ws):

@@ -86,7 +86,9 @@ def run(check: Check, probe: Probe, ctx: GradingContext) -> Ran:
         res = ctx.box(cmd, timeout=limit, output_cap=RESULT_CAP)
     except Exception as e:  # the box could not start
         raise ProbeInfraError(f"the probe's box could not run: {type(e).__name__}: {e}") from e
-    got = last_result(res.stdout_tail)
+    # only a driver that ended on its own (exit 0) wrote the last line: an app process that forges a line
+    # into the box's stdout and then kills the driver leaves its forgery last
+    got = last_result(res.stdout_tail) if res.exit_code == 0 and not res.timed_out else None
     if got is None:
         if res.timed_out:
             return Ran([], {}, f"the probe timed out after {limit:.0f}s")
