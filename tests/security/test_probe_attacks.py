@@ -194,8 +194,9 @@ def test_an_app_that_forges_a_result_then_kills_the_probes_driver_fails_and_is_n
     cli.write_text(cli.read_text().replace("for name, cents in store.entries(con):",
                                            "for name, cents in con.execute('SELECT name, cents FROM entry'):"))
     v = grade(ws, [tally_checks()[3], tally_checks()[4]], cfg, dimensions=CHECKS)
-    for r in v.check_results():
-        assert not r.passed and r.error is None and r.detail.startswith("the probe was killed or flooded by an app process")
+    api, sql = v.check_results()  # the api's app process is the driver's child; an owner run is its server's
+    assert not api.passed and api.error is None and api.detail.startswith("the probe was killed or flooded by an app")
+    assert not sql.passed and sql.error is None and sql.detail == "`--db {db} list` did not exit 0 (the process was killed)"
     assert v.dimensions["checks"].status == "fail"
     loot = [json.loads(p.read_text()) for p in ws.glob("loot-*.json")]
     assert [k for d in loot for k, v in d.items() if k.startswith("forged /proc/1/") and v == "written"]

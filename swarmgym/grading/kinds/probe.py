@@ -38,6 +38,6 @@ class ProbeKind:
             return result(check, False, f"probe could not run (infrastructure, not the app): {e}",
                           error=ErrorInfo.of(e))
         cap = ctx.cfg.checks.output_cap
-        last = ran.apps[-1] if ran.apps else {}
+        last = (ran.runs or ran.apps or [{}])[-1]
         return result(check, passed, detail, exit_code=last.get("code"), timed_out=bool(last.get("timed_out")),
                       stdout_tail=str(last.get("out", ""))[-cap:], stderr_tail=str(last.get("err", ""))[-cap:])

@@ -11,7 +11,7 @@ infrastructure error, never the app's.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +34,14 @@ class ProbeInfraError(CheckInfraError):
 
 @dataclass
 class Ran:
-    """What the driver reported: every app process (``code``, ``timed_out``, ``out``, ``err``, ``facts``)
-    and the probe-wide facts (``db``)."""
+    """What the driver reported: every app process it started (``code``, ``timed_out``, ``out``, ``err``,
+    ``facts``), the owner probes' runs (each forked from one such process: the same keys) and the probe-wide
+    facts (``db``)."""
 
     apps: list[dict[str, Any]]
     facts: dict[str, Any]
     failure: str | None = None  # set when the box ended without the driver's result, by the app's doing
+    runs: list[dict[str, Any]] = field(default_factory=list)
 
 
 def inputs(probe: Probe, deadline_s: float, whole_box: bool) -> dict[str, Any]:
@@ -109,4 +111,5 @@ def run(check: Check, probe: Probe, ctx: GradingContext) -> Ran:
         if not any(f.get("ready") is True for f in app.get("facts") or []):
             err = " ".join(str(app.get("err", "")).strip().splitlines()[-3:])[-300:]
             raise ProbeInfraError(f"the probe's interpreter did not start (exit {app.get('code')}): {err or 'no output'}")
-    return Ran(apps, facts)
+    runs = [r for r in facts.get("runs") or [] if isinstance(r, dict)]
+    return Ran(apps, facts, runs=runs)

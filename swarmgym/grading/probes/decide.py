@@ -27,7 +27,11 @@ def _by_call(app: dict[str, Any]) -> dict[int, dict[str, Any]]:
 
 
 def _ended(app: dict[str, Any]) -> str:
-    return "it timed out" if app.get("timed_out") else f"the process ended with exit {app.get('code')}"
+    if app.get("timed_out"):
+        return "it timed out"
+    if app.get("code") is None:
+        return "the process was killed"
+    return f"the process ended with exit {app.get('code')}"
 
 
 def _call_text(c: ApiCall) -> str:
@@ -85,18 +89,18 @@ def imports(probe: Probe, ran: Ran) -> tuple[bool, str]:
 
 def _runs_ok(probe: Probe, ran: Ran) -> str | None:
     runs = probe.runs or []
-    for argv, app in zip(runs, ran.apps):
+    for argv, app in zip(runs, ran.runs):
         if app.get("timed_out") or app.get("code") != 0:
             return f"`{' '.join(argv)}` did not exit 0 ({_ended(app)})"
-    if len(ran.apps) < len(runs):
-        return f"`{' '.join(runs[len(ran.apps)])}` never ran"
+    if len(ran.runs) < len(runs):
+        return f"`{' '.join(runs[len(ran.runs)])}` never ran ({_ended(ran.apps[0])})"
     return None
 
 
 def _by_file(ran: Ran, key: str, skip: tuple[str, ...] = ()) -> dict[str, set[str]]:
     """App file -> what it did (SQL keywords, file events), from every run's facts."""
     out: dict[str, set[str]] = {}
-    for app in ran.apps:
+    for app in ran.runs:
         for f in _facts(app):
             if isinstance(f.get(key), str) and f[key] not in skip:
                 out.setdefault(str(f.get("file")), set()).add(f[key])

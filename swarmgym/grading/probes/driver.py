@@ -38,8 +38,9 @@ WS = os.getcwd()
 def add_workspace():  # after the standard library, before site-packages (as `python3 -m` finds the app's own)
     at = next((i for i, p in enumerate(sys.path) if p.endswith(("site-packages", "dist-packages"))), len(sys.path))
     sys.path.insert(at, WS)
+TAG = {}  # merged into every fact (the owner server's fork children: their run)
 def emit(rec):
-    data = (json.dumps(rec) + "\n").encode()
+    data = (json.dumps({**TAG, **rec}) + "\n").encode()
     while data:
         data = data[os.write(FD, data):]
 '''
@@ -120,10 +121,6 @@ def connect(*args, **kwargs):
     con.set_trace_callback(trace)
     return con
 sqlite3.connect = sqlite3.dbapi2.connect = connect
-emit({"ready": True})
-add_workspace()
-sys.argv = [JOB["package"], *JOB["argv"]]
-runpy.run_module(JOB["package"], run_name="__main__", alter_sys=True)
 '''
 
 FILE = COMMON + r'''
@@ -154,10 +151,77 @@ def hook(event, args):
         seen.add(key)
         emit({"touch": key[1], "file": key[0]})
 sys.addaudithook(hook)
+'''
+
+# The owner probes' server: forks one process per run (each a fresh app: nothing of it imported before the
+# fork), its fds 1 and 2 on files of its own; the exit of each comes back on a status pipe the fork closes
+# at once, from a server no app process can reach (non-dumpable), so no app process can forge it.
+SERVER = r'''
+import ctypes, runpy, signal
+ST = int(sys.argv[3])
+os.set_inheritable(ST, False)
+try:
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+except Exception:
+    pass
+def status(rec):
+    data = (json.dumps(rec) + "\n").encode()
+    while data:
+        data = data[os.write(ST, data):]
+def warm(top, skip=("antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "webbrowser")):
+    """Import the standard-library modules the package's sources import, before any fork: each run then
+    finds them imported, as a long-lived interpreter would.  Parsed, never run; nothing of the app imported."""
+    import ast, importlib
+    names, seen = set(), 0
+    for root, dirs, files in os.walk(os.path.join(WS, top)):
+        for fn in sorted(files):
+            seen += 1
+            if not fn.endswith(".py") or seen > 300:
+                continue
+            try:
+                with open(os.path.join(root, fn), "rb") as f:
+                    tree = ast.parse(f.read(256 * 1024))
+            except BaseException:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module)
+    for name in sorted(names):
+        if name.split(".")[0] in sys.stdlib_module_names and name.split(".")[0] not in skip:
+            try:
+                importlib.import_module(name)
+            except BaseException:
+                pass
+warm(JOB["package"])
 emit({"ready": True})
 add_workspace()
-sys.argv = [JOB["package"], *JOB["argv"]]
-runpy.run_module(JOB["package"], run_name="__main__", alter_sys=True)
+for i, argv in enumerate(JOB["runs"]):
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(ST)
+            os.setpgid(0, 0)
+            TAG["run"] = i
+            for fd, name in ((1, "out"), (2, "err")):
+                f = os.open(os.path.join(JOB["outdir"], "%d.%s" % (i, name)), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                os.dup2(f, fd)
+                os.close(f)
+            sys.argv = [JOB["package"], *argv]
+        except BaseException:
+            os._exit(70)
+        runpy.run_module(JOB["package"], run_name="__main__", alter_sys=True)
+        sys.exit(0)
+    status({"run": i, "pid": pid})
+    _, st = os.waitpid(pid, 0)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    status({"run": i, "code": os.waitstatus_to_exitcode(st)})
 '''
 
 PYTEST = COMMON + r'''
@@ -216,14 +280,42 @@ def _facts(raw):
     return out
 
 
-def run_app(boot, job, deadline, whole_box):
-    """One app process: ``python3 -I -B -c boot``; its exit, output tails and facts."""
+def _kill_group(pgid):
+    if pgid > 1:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _status(raw):
+    """The owner server's status lines: {"run", "pid"} at each fork, {"run", "code"} at each end."""
+    out = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("run"), int):
+            out.append(rec)
+    return out
+
+
+def run_app(boot, job, deadline, whole_box, with_status=False):
+    """One app process: ``python3 -I -B -c boot``; its exit, output tails and facts (and, ``with_status``,
+    the lines of a status pipe only it holds)."""
     r, w = os.pipe()
-    proc = subprocess.Popen([sys.executable, "-I", "-B", "-c", boot, json.dumps(job), str(w)], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w,), start_new_session=True)
-    os.close(w)
+    sr, sw = os.pipe() if with_status else (None, None)
+    passed = (w,) if sw is None else (w, sw)
+    argv = [sys.executable, "-I", "-B", "-c", boot, json.dumps(job), *map(str, passed)]
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            pass_fds=passed, start_new_session=True)
+    for fd in passed:
+        os.close(fd)
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
     bufs = {out_fd: b"", err_fd: b"", r: b""}
+    if sr is not None:
+        bufs[sr] = b""
     open_fds, timed_out, exited_at = set(bufs), False, None
     while open_fds:
         now = time.monotonic()
@@ -239,38 +331,59 @@ def run_app(boot, job, deadline, whole_box):
             chunk = os.read(fd, 65536)
             if not chunk:
                 open_fds.discard(fd)
-            elif fd == r:
+            elif fd in (r, sr):
                 bufs[fd] = (bufs[fd] + chunk)[:FACTS_CAP]
             else:
                 bufs[fd] = (bufs[fd] + chunk)[-TAIL:]
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
+    status = _status(bufs[sr]) if sr is not None else []
+    for rec in status:  # the run in flight (the server's fork children have process groups of their own)
+        if isinstance(rec.get("pid"), int):
+            _kill_group(rec["pid"])
+    _kill_group(proc.pid)
     code = proc.wait()
-    os.close(r)
-    proc.stdout.close()
-    proc.stderr.close()
+    for fd in bufs:
+        os.close(fd)
     sweep(whole_box)  # what it started outside its session: gone before the next app process
-    return {"code": None if timed_out else code, "timed_out": timed_out,
-            "out": bufs[out_fd].decode("utf-8", "replace"), "err": bufs[err_fd].decode("utf-8", "replace"),
-            "facts": _facts(bufs[r])}
+    out = {"code": None if timed_out else code, "timed_out": timed_out,
+           "out": bufs[out_fd].decode("utf-8", "replace"), "err": bufs[err_fd].decode("utf-8", "replace"),
+           "facts": _facts(bufs[r])}
+    if sr is not None:
+        out["status"] = status
+    return out
 
 
-def probe(inputs, deadline):
-    kind, whole_box = inputs["type"], bool(inputs.get("whole_box"))
-    if kind == "api":
-        return {"apps": [run_app(API, {"calls": inputs["calls"]}, deadline, whole_box)]}
-    if kind == "pytest":
-        return {"apps": [run_app(PYTEST, {"args": inputs["args"]}, deadline, whole_box)]}
+def _tail(path):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - TAIL))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def owner_runs(inputs, deadline, whole_box):
+    """The owner probes: every run forked from one server, its hooks installed; per run its exit (from the
+    status pipe), output tails and facts (tagged with the run)."""
     folder = tempfile.mkdtemp(prefix="swarmgym-probe-")
-    boot, db = (SQL, os.path.join(folder, "probe.db")) if kind == "sql_owner" else (FILE, os.path.join(folder, "probe.json"))
-    apps = []
-    for argv in inputs["runs"]:
-        argv = [a.replace("{db}", db).replace("{dir}", folder) for a in argv]
-        apps.append(run_app(boot, {"package": inputs["package"], "argv": argv, "target": db}, deadline, whole_box))
-        if apps[-1]["timed_out"]:
+    outdir = tempfile.mkdtemp(prefix="swarmgym-probe-out-")
+    sql = inputs["type"] == "sql_owner"
+    db = os.path.join(folder, "probe.db" if sql else "probe.json")
+    runs = [[a.replace("{db}", db).replace("{dir}", folder) for a in argv] for argv in inputs["runs"]]
+    server = run_app((SQL if sql else FILE) + SERVER, {"package": inputs["package"], "runs": runs, "target": db,
+                                                       "outdir": outdir}, deadline, whole_box, with_status=True)
+    codes = {rec["run"]: rec["code"] for rec in server["status"] if "code" in rec}
+    forked = {rec["run"] for rec in server["status"] if "pid" in rec}
+    out = []
+    for i in range(len(runs)):
+        if i not in forked:
             break
+        code = codes.get(i)
+        out.append({"code": code, "timed_out": code is None and server["timed_out"],
+                    "out": _tail(os.path.join(outdir, "%d.out" % i)), "err": _tail(os.path.join(outdir, "%d.err" % i)),
+                    "facts": [f for f in server["facts"] if f.get("run") == i]})
+    server_only = {k: v for k, v in server.items() if k != "status"}
+    server_only["facts"] = [f for f in server["facts"] if "run" not in f]
     db_fact = {"exists": os.path.isfile(db), "sqlite": False, "json": False}
     try:
         with open(db, "rb") as f:
@@ -280,7 +393,16 @@ def probe(inputs, deadline):
         db_fact["json"] = True
     except (OSError, ValueError):
         pass
-    return {"apps": apps, "db": db_fact}
+    return {"apps": [server_only], "runs": out, "db": db_fact}
+
+
+def probe(inputs, deadline):
+    kind, whole_box = inputs["type"], bool(inputs.get("whole_box"))
+    if kind == "api":
+        return {"apps": [run_app(API, {"calls": inputs["calls"]}, deadline, whole_box)]}
+    if kind == "pytest":
+        return {"apps": [run_app(PYTEST, {"args": inputs["args"]}, deadline, whole_box)]}
+    return owner_runs(inputs, deadline, whole_box)
 
 
 def sweep(whole_box):
