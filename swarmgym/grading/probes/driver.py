@@ -5,7 +5,11 @@ Not imported by swarmgym: :mod:`swarmgym.grading.probes.boxed` sends this source
 makes itself non-dumpable (no app process reaches its memory or fds through ``/proc``), then starts each
 app process as ``python3 -I -B -c BOOT`` (the workspace on ``sys.path`` after the standard library and
 before site-packages; stdin ``/dev/null``; stdout and stderr pipes it reads; a results pipe the
-bootstrap writes typed JSON lines to, one per fact as it happens, so ``os._exit`` loses nothing).  At the
+bootstrap writes typed JSON lines to, one per fact as it happens, so ``os._exit`` loses nothing).  The
+owner probes start one such process as a server that installs the hooks, imports the standard-library
+modules the package's sources import and compiles those sources (never running them), then forks each run
+as a fresh app process (its fds 1 and 2 on files of its own, its exit reported on a status pipe only the
+server holds).  At the
 end it kills every other process of the box (bwrap: its own PID namespace; else each child's session),
 then appends one line ``MARK {"facts": …}`` — or ``MARK {"harness_error": …}`` when it crashed — at the
 end of its stdout: nothing of the app's is alive to write after it, and the harness reads the last such
@@ -194,7 +198,36 @@ def warm(top, skip=("antigravity", "this", "idlelib", "tkinter", "turtle", "turt
                 importlib.import_module(name)
             except BaseException:
                 pass
+COMPILED = {}  # source path -> ((mtime_ns, size), code): the package's sources, compiled before any fork
+def precompile(top):
+    """Compile (never run) the package's sources once, so a run does not compile them again."""
+    import importlib.machinery
+    for root, dirs, files in os.walk(os.path.join(WS, top)):
+        for fn in sorted(files)[:300]:
+            path = os.path.join(root, fn)
+            if not fn.endswith(".py") or os.path.islink(path):
+                continue
+            try:
+                st = os.stat(path)
+                with open(path, "rb") as f:
+                    COMPILED[path] = ((st.st_mtime_ns, st.st_size), compile(f.read(1 << 20), path, "exec", dont_inherit=True))
+            except BaseException:
+                continue
+    plain = importlib.machinery.SourceFileLoader.get_code
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        hit = COMPILED.get(path)
+        if hit is not None:
+            try:
+                st = os.stat(path)
+                if (st.st_mtime_ns, st.st_size) == hit[0]:
+                    return hit[1]
+            except OSError:
+                pass
+        return plain(self, fullname)
+    importlib.machinery.SourceFileLoader.get_code = get_code
 warm(JOB["package"])
+precompile(JOB["package"])
 emit({"ready": True})
 add_workspace()
 for i, argv in enumerate(JOB["runs"]):
