@@ -4,6 +4,8 @@ judge is shown the app's source and never what the checks left (``t.txt``, ``e.t
 line on stderr with the reason."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from swarmgym.ledger import Ledger
@@ -47,9 +49,10 @@ def test_a_session_on_the_simulator_opens_with_an_app_it_builds_passes_and_takes
 
     judged = [x["user"] for x in r_.seen if x["role"] == "judge"]
     assert len(judged) == 2
-    for text in judged:
-        assert "=== rdcalc/__main__.py ===" in text
-        assert "=== t.txt ===" not in text and "=== e.txt ===" not in text   # the checks' leftovers, both turns
+    for text in judged:  # each file fenced as app data under its path (swarmgym.trust.untrusted)
+        shown = re.findall(r"^<<<APP DATA [0-9a-f]{12} BEGIN: (.+)>>>$", text, re.M)
+        assert "rdcalc/__main__.py" in shown, shown
+        assert "t.txt" not in shown and "e.txt" not in shown   # the checks' leftovers, both turns
     [rec] = Ledger(cfg.ledger_dir).records(mode="exploratory")
     assert rec.app_slug == "rdcalc" and rec.turns == 2 and rec.overall == "pass" and rec.functional
     ws = cfg.apps_dir / "rdcalc"
