@@ -145,9 +145,13 @@ def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
     assert len(rows) == 3
     assert all(float(review) >= float(plain) for _, plain, review in rows)
     assert any(float(review) > float(plain) for _, plain, review in rows)
-    sign = re.search(r"gguf \(sim\) better on (\d+), gguf \(sim\) \[GOOSE_SWARM_REVIEW=1\] better on (\d+)", h2h)
-    assert sign and int(sign.group(1)) == 0 and int(sign.group(2)) >= 1
-    mcnemar = re.search(r"b = (\d+) .*?c = (\d+)", h2h)
+    # every comparison reads B − A (B = the flag arm): B's wins first, then A's (issue #32)
+    sign = re.search(r"gguf \(sim\) \[GOOSE_SWARM_REVIEW=1\] better on (\d+), gguf \(sim\) better on (\d+)", h2h)
+    assert sign, h2h
+    assert int(sign.group(1)) >= 1 and int(sign.group(2)) == 0
+    mcnemar = re.search(r"(\d+) only gguf \(sim\) passed, (\d+) only gguf \(sim\) \[GOOSE_SWARM_REVIEW=1\] passed",
+                        h2h)
+    assert mcnemar, h2h
     assert int(mcnemar.group(1)) == 0 and int(mcnemar.group(2)) >= 1
 
 
