@@ -10,10 +10,17 @@ its process — and returns what came out; the harness compares it
 ``python3 -m MODULE`` subprocesses, and only what that run shows is reported, so the fast path can
 speed a check up but never fail an app that a plain ``python3 -m`` passes.  The check's detail names
 each failing input and what came out.
+
+Each box has the check's timeout; the driver stops running steps ``DEADLINE_MARGIN`` seconds before it
+(counted from when the box was asked for, so a box slow to start has less) and prints what it has, so
+one row that hangs never costs the others their results.  Rows of a confirmation the deadline cut
+short are confirmed in a further box (one box that finishes no row ends it: those rows fail with the
+box's reason).
 """
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +37,7 @@ MAX_SHOWN = 5
 CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only if none of those fails
 STEP_TIMEOUT = 10.0  # seconds per step on the fast path
 CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess
+DEADLINE_MARGIN = 5.0  # seconds of a box's timeout left for the driver to stop its step and print what it has
 RESULT_CAP = 8 << 20  # bytes of the driver's stdout read back (each stream is capped in the box)
 STEPS_PER_FORK = 32  # consecutive rows share a forked process up to this many steps (1: a fork per row);
 #                      a fork per row is ~2x slower than the old in-process table on one-step rows
@@ -49,8 +57,10 @@ def load_table(path: Path, module: str) -> dict[str, Any]:
 
 
 def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *, step_timeout: float = STEP_TIMEOUT,
-               deadline_s: float = 600.0, whole_box: bool = False, steps_per_fork: int = STEPS_PER_FORK) -> dict[str, Any]:
-    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value."""
+               deadline_s: float = 600.0, whole_box: bool = False, steps_per_fork: int = STEPS_PER_FORK,
+               deadline_at: float | None = None) -> dict[str, Any]:
+    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value.
+    ``deadline_at``: when the driver stops, on this host's monotonic clock (the box shares it)."""
     picked = []
     for n in rows:
         row = table["rows"][n]
@@ -58,7 +68,8 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
                        "steps": [{"argv": st["argv"], "stdin": st.get("stdin"), "read": sorted(st.get("files") or {})}
                                  for st in row["steps"]]})
     return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
-            "deadline_s": deadline_s, "whole_box": whole_box, "steps_per_fork": steps_per_fork}
+            "deadline_s": deadline_s, "deadline_at": deadline_at, "whole_box": whole_box,
+            "steps_per_fork": steps_per_fork}
 
 
 def command(inputs: dict[str, Any]) -> str:
@@ -94,9 +105,13 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
     """Run ``table`` through ``run_box(command) -> SandboxResult`` (the check's box, called once for the
     fast path and again only for rows that disagree) and compare outside the box."""
     rows = table["rows"]
-    deadline = max(1.0, timeout - 5.0)
-    first = run_box(command(box_inputs(table, range(len(rows)), "fork", step_timeout=step_timeout,
-                                       deadline_s=deadline, whole_box=whole_box, steps_per_fork=steps_per_fork)))
+    deadline = max(1.0, timeout - DEADLINE_MARGIN)
+
+    def inputs(picked: Sequence[int], mode: str, step: float) -> dict[str, Any]:
+        return box_inputs(table, picked, mode, step_timeout=step, deadline_s=deadline, whole_box=whole_box,
+                          steps_per_fork=steps_per_fork, deadline_at=time.monotonic() + deadline)
+
+    first = run_box(command(inputs(range(len(rows)), "fork", step_timeout)))
     got = parse(first.stdout_tail)
     if got is None:
         return Graded(None, first)
@@ -104,15 +119,29 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
     failed: list[dict[str, Any]] = []
     batch, rest = disagree[:CONFIRM_CAP], disagree[CONFIRM_CAP:]
     while batch:
-        again = run_box(command(box_inputs(table, batch, "subproc", step_timeout=confirm_timeout, deadline_s=deadline,
-                                           whole_box=whole_box)))
+        again = run_box(command(inputs(batch, "subproc", confirm_timeout)))
         confirmed = parse(again.stdout_tail) or {}
+        cut = [n for n in batch if (confirmed.get(n) or {"skipped": True}).get("skipped")]
         for n in batch:
-            why = row_problem(rows[n], confirmed.get(n), confirm_timeout)
+            why = None if n in cut and len(cut) < len(batch) else row_problem(rows[n], confirmed.get(n), confirm_timeout)
+            if why is not None and n in cut:
+                why["problem"] += f" ({box_said(again)})"
             if why is not None:
                 failed.append({"id": rows[n]["id"], "req": rows[n].get("req", []), **why})
-        batch, rest = ([], rest) if failed else (rest[:CONFIRM_CAP], rest[CONFIRM_CAP:])
+        if cut and len(cut) < len(batch):  # the box ran out of time before these: a further box confirms them
+            batch = cut
+        else:
+            batch, rest = ([], rest) if failed else (rest[:CONFIRM_CAP], rest[CONFIRM_CAP:])
     return Graded({"rows": len(rows), "failed": failed, "unconfirmed": len(rest)}, first)
+
+
+def box_said(res: Any) -> str:
+    """How a confirmation box ended, for rows it gave no result for (a SandboxResult)."""
+    if res.timed_out:
+        return f"its box was killed at the check's timeout after {res.duration_s:.0f} s"
+    if res.oom_kills:
+        return f"its box exceeded its memory cap ({res.ram_mb} MB)"
+    return f"its box exited {res.exit_code} after {res.duration_s:.0f} s"
 
 
 def summarize(summary: dict[str, Any] | None, exit_code: int | None = None) -> tuple[bool, str]:

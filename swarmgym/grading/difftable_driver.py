@@ -26,12 +26,20 @@ Modes:
 - ``subproc``: every step is a real ``python3 -m MODULE`` subprocess (the confirmation pass for rows
   that disagreed, and the slow baseline benchmarks/suite.py measures).
 
+The table has a deadline (``deadline_at``, on the host's monotonic clock, which the box shares — so
+a box that was slow to start has less of it — and never more than ``deadline_s`` from the driver's
+start): no step runs past it.  A step gets ``step_timeout`` or what is left, whichever is less; a
+step the deadline cuts short, and every step after it, is not run, and its row is reported
+``skipped`` (never as the row's own timeout), so the result line is always printed before the
+check's box is killed.
+
 Running as ``python3 -P`` keeps the workspace off the driver's own import path (an app's ``json.py``
 cannot hijack the driver); a step puts the workspace first on ``sys.path`` as ``python3 -m`` does,
 and forgets the modules the driver imported that the workspace shadows.
 
 Output: ``MARK {"rows": [{"n", "steps": [{"code", "timeout", "out", "err", "out_cut", "err_cut",
-"files": {PATH: {"text": T} | {"missing": true} | {"error": E}}}]} | {"n", "skipped": true}]}``.
+"files": {PATH: {"text": T} | {"missing": true} | {"error": E}}}]} | {"n", "skipped": true}]}``
+(``skipped``: the deadline came before the row ended).
 """
 import sys
 
@@ -58,6 +66,7 @@ MARK = "SWARMGYM-DIFF "  # the harness reads the last line that starts with it (
 CAP = 64 * 1024  # bytes kept of a step's stdout (head) and stderr (tail)
 BUDGET = 4 * 1024 * 1024  # bytes of output kept over the whole table; past it each stream keeps 4 KB
 FILE_CAP = 1024 * 1024  # largest file read back
+CUT = (None, None)  # a step's outcome when the table's deadline came first: not run, or cut short
 WARM = {"argparse", "array", "base64", "bisect", "calendar", "collections", "contextlib", "copy", "csv", "dataclasses",
         "datetime", "decimal", "enum", "fnmatch", "fractions", "functools", "glob", "hashlib", "heapq", "io",
         "itertools", "json", "locale", "logging", "math", "numbers", "operator", "os", "pathlib", "random", "re",
@@ -395,11 +404,15 @@ def _fork(keep, whole_box):
     return None
 
 
-def fork_steps(module, plan, io, timeout, keep, whole_box):
-    """Every step of ``plan`` on the fast path: [(code, timed out?)] (None: the step did not run)."""
+def fork_steps(module, plan, io, timeout, keep, whole_box, deadline):
+    """Every step of ``plan`` on the fast path: [(code, timed out?)] (None: the step did not run;
+    ``CUT``: the deadline came first)."""
     out = [(None, False)] * len(plan)
     first = 0
     while first < len(plan):
+        if time.monotonic() >= deadline:
+            out[first:] = [CUT] * (len(plan) - first)
+            break
         r, w = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -421,16 +434,17 @@ def fork_steps(module, plan, io, timeout, keep, whole_box):
             os.write(io[first][2], b"swarmgym: the driver could not fork a process for this step\n")
             first += 1
             continue
-        first = _follow(pid, r, first, len(plan), timeout, out)
+        first = _follow(pid, r, first, len(plan), timeout, out, deadline)
         os.close(r)
         sweep(keep, pid, whole_box)
     return out
 
 
-def _follow(pid, r, first, n, timeout, out):
-    """Read a row process's step reports until it ends; record each step; the next step to run."""
+def _follow(pid, r, first, n, timeout, out, last):
+    """Read a row process's step reports until it ends; record each step; the next step to run
+    (``n`` once the table's deadline ``last`` cut a step short)."""
     running, ended, buf, gone = None, first - 1, b"", False
-    deadline = time.monotonic() + timeout
+    deadline = min(time.monotonic() + timeout, last)
     try:
         pidfd = os.pidfd_open(pid)  # the process's end, even while a grandchild keeps the pipe open
     except (AttributeError, OSError):
@@ -444,6 +458,9 @@ def _follow(pid, r, first, n, timeout, out):
                 _kill(pid)
                 os.waitpid(pid, 0)
                 step = running if running is not None else ended + 1
+                if deadline >= last:  # the table's deadline, not the step's own timeout: the rest is not run
+                    out[step:] = [CUT] * (n - step)
+                    return n
                 if step < n:
                     out[step] = (-signal.SIGKILL, True)
                 return step + 1
@@ -461,7 +478,7 @@ def _follow(pid, r, first, n, timeout, out):
             for line in lines:
                 parts = line.split()
                 if len(parts) == 2 and parts[0] == b"S" and parts[1] == str(ended + 1).encode() and running is None:
-                    running, deadline = ended + 1, time.monotonic() + timeout
+                    running, deadline = ended + 1, min(time.monotonic() + timeout, last)
                 elif len(parts) == 4 and parts[0] == b"E" and running is not None and parts[1] == str(running).encode():
                     try:
                         out[running] = (int(parts[2]), False)
@@ -488,10 +505,16 @@ def _kill(pid):
             pass
 
 
-def subproc_steps(module, plan, io, timeout, keep, whole_box):
-    """Every step of ``plan`` as a real ``python3 -m`` subprocess: [(code, timed out?)]."""
+def subproc_steps(module, plan, io, timeout, keep, whole_box, deadline):
+    """Every step of ``plan`` as a real ``python3 -m`` subprocess: [(code, timed out?)] (``CUT``: the
+    deadline came first)."""
     out = []
     for i, step in enumerate(plan):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            out += [CUT] * (len(plan) - i)
+            break
+        limit = min(timeout, left)
         try:
             p = subprocess.Popen([sys.executable, "-m", module, *step["argv"]], stdin=io[i][0], stdout=io[i][1],
                                  stderr=io[i][2], start_new_session=True)
@@ -500,17 +523,19 @@ def subproc_steps(module, plan, io, timeout, keep, whole_box):
             out.append((None, False))
             continue
         try:
-            out.append((p.wait(timeout), False))
+            out.append((p.wait(limit), False))
         except subprocess.TimeoutExpired:
             _kill(p.pid)
-            out.append((p.wait(), True))
+            code = p.wait()
+            out.append((code, True) if limit >= timeout else CUT)
         sweep(keep, p.pid, whole_box)
         os.write(io[i][3], json.dumps({f: read_back(f) for f in step["read"]}).encode())
     return out
 
 
-def run_batch(module, rows, mode, timeout, base, keep, whole_box):
-    """Rows (each in a fresh folder for ``{db}`` / ``{dir}``) through one planned run of their steps."""
+def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline):
+    """Rows (each in a fresh folder for ``{db}`` / ``{dir}``) through one planned run of their steps; a
+    row the deadline cut short is ``skipped``."""
     dirs, plan = [], []
     try:
         for row in rows:
@@ -527,9 +552,13 @@ def run_batch(module, rows, mode, timeout, base, keep, whole_box):
                       "read": [subst(p) for p in st.get("read") or []], "names": list(st.get("read") or [])}
                      for st in row["steps"]]
         io = [open_io(base, i, st["stdin"]) for i, st in enumerate(plan)]
-        outcomes = (fork_steps if mode == "fork" else subproc_steps)(module, plan, io, timeout, keep, whole_box)
+        outcomes = (fork_steps if mode == "fork" else subproc_steps)(module, plan, io, timeout, keep, whole_box,
+                                                                     deadline)
         results = {row["n"]: {"n": row["n"], "steps": []} for row in rows}
         for st, fds, (code, timed_out) in zip(plan, io, outcomes):
+            if timed_out is None or "skipped" in results[st["row"]]:
+                results[st["row"]] = {"n": st["row"], "skipped": True}
+                continue
             out, out_cut = read_capture(fds[1], head=True)
             err, err_cut = read_capture(fds[2], head=False)
             files = files_read(fds[3], st["read"])
@@ -557,14 +586,16 @@ def batches(rows, steps_per_fork):
 
 
 def main(inputs):
-    """Run ``inputs`` ({module, mode, rows, step_timeout, deadline_s, whole_box, steps_per_fork});
-    print the results."""
+    """Run ``inputs`` ({module, mode, rows, step_timeout, deadline_s, deadline_at, whole_box,
+    steps_per_fork}); print the results."""
     _prctl_dumpable(0)
     mode, module = inputs.get("mode", "fork"), inputs["module"]
     if mode == "fork":
         prepare(os.getcwd())
     keep, whole_box = ancestors(), bool(inputs.get("whole_box"))
     deadline = time.monotonic() + float(inputs.get("deadline_s", 600))
+    if inputs.get("deadline_at") is not None:  # the host's clock: the time the box took to start is spent too
+        deadline = min(deadline, float(inputs["deadline_at"]))
     timeout = float(inputs.get("step_timeout", 10))
     per_fork = int(inputs.get("steps_per_fork", 1)) if mode == "fork" else 1
     base = tempfile.mkdtemp(prefix="swarmgym-diff-")
@@ -574,7 +605,7 @@ def main(inputs):
             if time.monotonic() >= deadline:
                 results += [{"n": row["n"], "skipped": True} for row in batch]
                 continue
-            results += run_batch(module, batch, mode, timeout, base, keep, whole_box)
+            results += run_batch(module, batch, mode, timeout, base, keep, whole_box, deadline)
     finally:
         for fds in _IO:
             for fd in fds:

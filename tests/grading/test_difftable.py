@@ -4,6 +4,7 @@ bombs and memory hogs fail only their own row, and the golden values never enter
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -102,12 +103,13 @@ def toy(tmp_path):
     return ws
 
 
-def grade(tmp_path, ws, rows, **kw):
+def grade(tmp_path, ws, rows, timeout=120.0, **kw):
     require_bwrap()
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap", "checks.max_procs": 64})
     box = GradingContext(workspace=ws, cfg=cfg).box
-    return difftable.grade({"module": "toy", "rows": rows}, lambda c: box(c, timeout=120, output_cap=difftable.RESULT_CAP),
-                           timeout=120, whole_box=True, **kw)
+    return difftable.grade({"module": "toy", "rows": rows},
+                           lambda c: box(c, timeout=timeout, output_cap=difftable.RESULT_CAP),
+                           timeout=timeout, whole_box=True, **kw)
 
 
 def test_a_correct_app_passes_every_row_including_os_exit_after_a_flush(tmp_path, toy):
@@ -142,6 +144,38 @@ def test_a_row_that_hangs_forkbombs_hogs_or_crashes_fails_alone(tmp_path, toy):
     assert failed["hang"] == "timed out after 3 s" and failed["raise"] == "printed a Python traceback"
     ok, detail = difftable.summarize(graded.summary)
     assert not ok and detail.startswith("4/7 golden rows differ: hang `hang`: timed out after 3 s;")
+
+
+@pytest.mark.slow  # three boxes of hanging rows: ~30 s
+def test_rows_that_outlast_the_checks_time_each_still_fail_alone_with_their_own_reason(tmp_path, toy):
+    """A confirmation step may hang longer than what is left of the box's time: the driver stops before the box
+    is killed, prints what it has, and the rows it did not get to are confirmed in a further box — no row
+    loses its result to another's hang."""
+    rows = [GOOD[0], row("hang-a", step(["hang"])), row("hang-b", step(["hang"])), row("raise", step(["raise"])),
+            GOOD[1]]
+    graded = grade(tmp_path, toy, rows, step_timeout=1, confirm_timeout=8, timeout=14)
+    failed = {f["id"]: f["problem"] for f in graded.summary["failed"]}
+    assert failed == {"hang-a": "timed out after 8 s", "hang-b": "timed out after 8 s",
+                      "raise": "printed a Python traceback"}, failed
+    assert graded.summary["unconfirmed"] == 0
+
+
+def test_a_confirmation_box_that_gives_nothing_back_says_how_it_ended(tmp_path, toy):
+    """The box itself fails (here: it exits 3 before the driver starts): the row says so, with the box's end."""
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
+    box = GradingContext(workspace=toy, cfg=cfg).box
+    calls = []
+
+    def run_box(command):
+        calls.append(command)
+        return box(command if len(calls) == 1 else "exit 3", timeout=60, output_cap=difftable.RESULT_CAP)
+
+    rows = [GOOD[0], row("raise", step(["raise"]))]
+    graded = difftable.grade({"module": "toy", "rows": rows}, run_box, timeout=60, whole_box=True)
+    [failed] = graded.summary["failed"]
+    assert failed["id"] == "raise"
+    assert re.fullmatch(r"the driver returned no result for it \(its box exited 3 after \d+ s\)", failed["problem"])
 
 
 def test_the_box_gets_inputs_only_never_a_golden_value():
