@@ -20,8 +20,8 @@ from swarmgym.testing.localredis import free_port
 from tests.support.hostile import Arena, RedisServer, make_arena, require_bwrap, settle, swarmgym
 
 
-@pytest.fixture(scope="session")
-def redis_server():
+def start_redis_with_password() -> RedisServer:
+    """A throwaway password-protected redis-server, answering."""
     if shutil.which("redis-server") is None:
         if os.environ.get("CI") == "true":
             pytest.fail("redis-server is required in CI")
@@ -35,14 +35,35 @@ def redis_server():
     while True:
         try:
             srv.client().ping()
-            break
+            return srv
         except redis.RedisError:
             if time.monotonic() > deadline:
+                proc.kill()
                 raise
             time.sleep(0.05)
+
+
+def stop_redis(srv: RedisServer) -> None:
+    srv.proc.terminate()
+    srv.proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """The session's broker: the hostile fleet's coordinator and host worker (``fleet``) consume it until
+    the session ends, so a test that starts a fleet of its own takes ``own_redis``."""
+    srv = start_redis_with_password()
     yield srv
-    proc.terminate()
-    proc.wait(10)
+    stop_redis(srv)
+
+
+@pytest.fixture
+def own_redis():
+    """A password-protected redis-server of this test's own (a fleet that must not share the session's
+    queues with the hostile fleet's workers)."""
+    srv = start_redis_with_password()
+    yield srv
+    stop_redis(srv)
 
 
 @pytest.fixture(scope="session")

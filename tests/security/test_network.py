@@ -184,16 +184,20 @@ def test_two_stand_in_gooses_cannot_meet_and_find_no_secret_of_the_operators_goo
 
 
 @pytest.mark.slow
-def test_two_fleet_hosts_side_by_side_cannot_meet_nor_reach_the_broker_or_the_lan(world, redis_server):
-    """A real coordinator and two host workers (Celery processes) on one machine run the campaign."""
+def test_two_fleet_hosts_side_by_side_cannot_meet_nor_reach_the_broker_or_the_lan(world, own_redis):
+    """A real coordinator and two host workers (Celery processes) on one machine run the campaign.
+
+    Their broker is a Redis of this test's own: the session's serves the hostile fleet
+    (``tests/security/conftest.py``), whose coordinator and ``mlx@h1`` stay up for the whole session and
+    would take this campaign's jobs and results on the same queues."""
     from swarmgym.config import load_config
     from swarmgym.queue.app import make_app
     from swarmgym.testing.localfleet import LocalFleet
 
     home, env, targets, server = world
+    targets = {**targets, "broker_port": own_redis.port}  # the broker the swarms must not reach: this fleet's
     command_config(home, targets)
-    redis_server.client().flushdb()
-    env = {**env, "SWARMGYM_BROKER_URL": redis_server.url}
+    env = {**env, "SWARMGYM_BROKER_URL": own_redis.url}
     lf = LocalFleet(home, env, die_with_parent=True)
     try:
         names = [lf.coordinator(), lf.worker("mlx", "h1"), lf.worker("mlx", "h2")]
