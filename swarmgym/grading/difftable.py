@@ -38,6 +38,7 @@ CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only 
 STEP_TIMEOUT = 10.0  # seconds per step on the fast path
 CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess
 DEADLINE_MARGIN = 5.0  # seconds of a box's timeout left for the driver to stop its step and print what it has
+RowProblem = Callable[[dict[str, Any], dict[str, Any] | None, float], dict[str, Any] | None]  # why a row differs, or None
 RESULT_CAP = 8 << 20  # bytes of the driver's stdout read back (each stream is capped in the box)
 STEPS_PER_FORK = 32  # consecutive rows share a forked process up to this many steps (1: a fork per row);
 #                      a fork per row is ~2x slower than the old in-process table on one-step rows
@@ -101,9 +102,10 @@ class Graded:
 
 def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: float, whole_box: bool,
           step_timeout: float = STEP_TIMEOUT, confirm_timeout: float = CONFIRM_TIMEOUT,
-          steps_per_fork: int = STEPS_PER_FORK) -> Graded:
+          steps_per_fork: int = STEPS_PER_FORK, problem: RowProblem = row_problem) -> Graded:
     """Run ``table`` through ``run_box(command) -> SandboxResult`` (the check's box, called once for the
-    fast path and again only for rows that disagree) and compare outside the box."""
+    fast path and again only for rows that disagree) and compare outside the box with ``problem`` (the
+    lenient golden-table comparison; the ``rows`` kind passes its exact one, :mod:`swarmgym.grading.rowmatch`)."""
     rows = table["rows"]
     deadline = max(1.0, timeout - DEADLINE_MARGIN)
 
@@ -115,7 +117,7 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
     got = parse(first.stdout_tail)
     if got is None:
         return Graded(None, first)
-    disagree = [n for n in range(len(rows)) if row_problem(rows[n], got.get(n), step_timeout)]
+    disagree = [n for n in range(len(rows)) if problem(rows[n], got.get(n), step_timeout)]
     failed: list[dict[str, Any]] = []
     batch, rest = disagree[:CONFIRM_CAP], disagree[CONFIRM_CAP:]
     while batch:
@@ -123,7 +125,7 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
         confirmed = parse(again.stdout_tail) or {}
         cut = [n for n in batch if (confirmed.get(n) or {"skipped": True}).get("skipped")]
         for n in batch:
-            why = None if n in cut and len(cut) < len(batch) else row_problem(rows[n], confirmed.get(n), confirm_timeout)
+            why = None if n in cut and len(cut) < len(batch) else problem(rows[n], confirmed.get(n), confirm_timeout)
             if why is not None and n in cut:
                 why["problem"] += f" ({box_said(again)})"
             if why is not None:

@@ -27,7 +27,7 @@ from swarmgym.config import Config
 from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.models import CheckResult
 from swarmgym.suitekit.mutants import Mutant
-from swarmgym.suitekit.suite import Check
+from swarmgym.suitekit.suite import TABLE_KINDS, Check
 
 OWN_TESTS = "tests_pass"  # the check that runs the app's own test suite
 
@@ -70,7 +70,7 @@ def run_focused(mutant: Mutant, checks: list[Check], ws: Path, cfg: Config) -> t
     for check in _order(mutant, checks):
         if decided(mutant, checks, results):
             break
-        if check.kind == "differential" and broken & set(check.covers or []):
+        if check.kind in TABLE_KINDS and broken & set(check.covers or []):
             first = run_one(check, ws, cfg, row_filter=lambda row: bool(broken & set(row.get("req", []))))
             if not first.passed and "golden rows differ" in first.detail:
                 first.detail += f" (among the rows tracing {', '.join(sorted(broken))})"

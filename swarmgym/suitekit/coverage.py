@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from swarmgym.suitekit.edges import known_classes
 from swarmgym.suitekit.mutants import Mutant
-from swarmgym.suitekit.suite import Spec, Suite
+from swarmgym.suitekit.suite import TABLE_KINDS, Spec, Suite
 
 
 class RequirementRow(BaseModel):
@@ -102,7 +102,7 @@ def table_rows(spec: Spec) -> list[dict]:
     """Every golden row of the spec's differential checks (read from the frozen tables)."""
     out: list[dict] = []
     for c in spec.checks:
-        if c.kind == "differential":
+        if c.kind in TABLE_KINDS:
             out += json.loads(c.table_file().read_text()).get("rows", [])
     return out
 

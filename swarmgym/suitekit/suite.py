@@ -38,12 +38,14 @@ from swarmgym.suitekit.probes import Probe
 #: The check kinds a suite may name (each graded by its class in :data:`swarmgym.grading.kinds.KINDS`; a test
 #: holds the two to the same names) and the suite.yaml keys each needs.
 CheckKind = Literal["command_succeeds", "file_exists", "file_contains", "file_matches", "tool_called", "differential",
-                    "probe"]
+                    "rows", "probe"]
 CHECK_KINDS: tuple[str, ...] = get_args(CheckKind)
 KIND_KEYS: dict[str, tuple[str, ...]] = {
     "command_succeeds": ("run",), "file_exists": ("path",), "file_contains": ("path", "text"),
     "file_matches": ("path", "pattern"), "tool_called": ("tool",), "differential": ("table", "module"),
-    "probe": ("probe",)}
+    "rows": ("table", "module"), "probe": ("probe",)}
+#: The kinds graded from a frozen table of rows (``table`` + ``module``): the table is part of the suite hash.
+TABLE_KINDS = ("differential", "rows")
 
 
 class _Strict(BaseModel):
@@ -72,7 +74,7 @@ class Check(_Strict):
 
     def table_file(self) -> Path:
         if self._root is None:
-            raise SuiteError(f"check {self.name!r}: a differential check needs its suite folder")
+            raise SuiteError(f"check {self.name!r}: a table check needs its suite folder")
         return self._root / str(self.table)
 
     @model_validator(mode="after")
@@ -167,7 +169,7 @@ def canonical(suite: Suite) -> str:
     specs = [s.model_dump(mode="json", exclude_none=True) for s in suite.specs]
     for spec, dumped in zip(suite.specs, specs):  # a differential check's golden table is part of the check
         for check, c in zip(spec.checks, dumped["checks"]):
-            if check.kind == "differential":
+            if check.kind in TABLE_KINDS:
                 c["table_sha256"] = _table_digest(suite, check)
         if spec.starter:  # what the swarm starts from is part of its task, like the prompt
             dumped["starter_sha256"] = starter_digest(suite.folder / spec.starter)

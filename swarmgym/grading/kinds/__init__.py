@@ -20,7 +20,7 @@ from __future__ import annotations
 from swarmgym.core.errors import SuiteError
 from swarmgym.grading.kinds.base import CheckKind, result
 from swarmgym.grading.kinds.command import CommandSucceeds
-from swarmgym.grading.kinds.differential import Differential
+from swarmgym.grading.kinds.differential import Differential, Rows
 from swarmgym.grading.kinds.files import FileContains, FileExists, FileMatches
 from swarmgym.grading.kinds.probe import ProbeKind
 from swarmgym.grading.kinds.tool import ToolCalled, tool_names
@@ -28,7 +28,8 @@ from swarmgym.grading.kinds.tool import ToolCalled, tool_names
 __all__ = ["KINDS", "CheckKind", "get_kind", "register_kind", "result", "tool_names"]
 
 KINDS: dict[str, CheckKind] = {k.name: k for k in (
-    CommandSucceeds(), FileExists(), FileContains(), FileMatches(), ToolCalled(), Differential(), ProbeKind())}
+    CommandSucceeds(), FileExists(), FileContains(), FileMatches(), ToolCalled(), Differential(), Rows(),
+    ProbeKind())}
 
 
 def register_kind(kind: CheckKind) -> None:

@@ -1,0 +1,128 @@
+"""Exact, typed row matching (the ``rows`` check kind, bench-v4): a step's outcome against its frozen values.
+
+The box only runs a row's inputs (:mod:`swarmgym.grading.difftable_driver`); this module decides outside
+it, and — unlike the lenient golden-table comparison of bench-v2/v3 (:mod:`swarmgym.grading.difftable_compare`)
+— it matches exactly, by the type a step names:
+
+- ``exact``: the whole stdout, byte for byte (final newline, nothing vs an empty line, ``\\r``);
+- ``json``: stdout is one JSON document equal to the value (an integer stays an integer);
+- ``value``: the golden number is *the* value the step prints: the only number in stdout, spelled
+  exactly (``25.00``); a second candidate (``2.09 2.10``) or a haystack of numbers fails;
+- ``lines``: these lines, exactly, each once, in this order, among what stdout prints (a free-form
+  table whose other lines the prompt leaves open);
+- ``order``: these tokens, each on exactly one line, in this order (a free-form table's rows);
+- ``any``: stdout is not compared (the prompt leaves it open).
+
+An **error step** (``err`` set) asks for exactly one line on stderr starting with ``err``, nothing on
+stdout, its exit status, and no traceback; that the data is unchanged is the next step's business (a
+fresh read).  Written files are compared exactly too (``text`` byte for byte; ``csv`` / ``json`` as data).
+A problem says which step, what was expected and what came out.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from swarmgym.collect import jsonbound
+from swarmgym.grading.difftable_compare import TRACEBACK, file_problem, same_json
+
+OUT_MODES = ("exact", "json", "value", "lines", "order", "any")
+NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d+)*|[.,]\d+)")  # any digit run (Unicode digits too), with its sign
+
+
+def numbers(text: str) -> list[str]:
+    """Every number-looking token of ``text`` (a run of digits with its sign and inner separators)."""
+    return NUMBER.findall(text)
+
+
+def _short(text: str, n: int = 300) -> str:
+    return repr(text if len(text) <= n else text[:n] + "…")
+
+
+def _lines_in_order(want: list[str], got: list[str]) -> bool:
+    if any(got.count(w) != 1 for w in want):
+        return False
+    return [ln for ln in got if ln in want] == list(want)
+
+
+def _order(want: list[str], got: list[str]) -> bool:
+    def has(w: str, ln: str) -> bool:
+        return re.search(r"(?<!\S)" + re.escape(w) + r"(?!\S)", ln) is not None
+
+    hits = [[w for w in want if has(w, ln)] for ln in got]
+    return all(sum(w in h for h in hits) == 1 for w in want) and [w for h in hits for w in h] == list(want)
+
+
+def stdout_problem(mode: str, want: Any, out: str) -> str | None:
+    """Why ``out`` is not ``want`` under ``mode``, or None."""
+    if mode == "any":
+        return None
+    if mode == "exact":
+        return None if out == want else f"stdout {_short(out)}, want exactly {_short(str(want))}"
+    if mode == "json":
+        try:
+            ok = same_json(want, jsonbound.loads(out))
+        except ValueError:
+            ok = False
+        return None if ok else f"stdout {_short(out)}, want the JSON document {_short(json.dumps(want, ensure_ascii=False))}"
+    if mode == "value":
+        got = numbers(out)
+        return None if got == [want] else f"stdout {_short(out)} holds the number(s) {got[:6]}, want only {want!r}"
+    if mode == "lines":
+        return None if _lines_in_order(list(want), out.split("\n")) else \
+            f"stdout {_short(out)}, want the lines {list(want)!r} once each, in this order"
+    if mode == "order":
+        return None if _order(list(want), out.split("\n")) else \
+            f"stdout {_short(out)}, want {list(want)!r} each on one line, in this order"
+    raise ValueError("unknown out mode " + repr(mode))
+
+
+def _text_problem(path: str, got: dict[str, Any], want: dict[str, Any]) -> str | None:
+    if "text" in want and not got.get("missing") and "error" not in got and got.get("text") != want["text"]:
+        return f"file {path} holds {_short(str(got.get('text')), 200)}, want exactly {_short(want['text'], 200)}"
+    return file_problem(path, got, want)
+
+
+def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> str | None:
+    """Why one step's outcome differs from its frozen values, or None."""
+    if got.get("timeout"):
+        return f"timed out after {timeout:g} s"
+    code, out, err = got.get("code"), str(got.get("out", "")), str(got.get("err", ""))
+    if TRACEBACK in out + err:
+        return "printed a Python traceback"
+    if step["exit"] == "nonzero":
+        if code in (0, None):
+            return f"exit {code}, want a non-zero exit"
+    elif code != step["exit"]:
+        return f"exit {code}, want {step['exit']}" + (f" (stderr {_short(err, 160)})" if err else "")
+    prefix = step.get("err")
+    if prefix is not None:
+        if out:
+            return f"stdout {_short(out, 160)} on an error, want nothing on stdout"
+        body = err[:-1] if err.endswith("\n") else err
+        if not body.startswith(prefix) or "\n" in body or "\r" in body:
+            return f"stderr {_short(err, 200)}, want one line starting with {prefix!r}"
+    mode = step.get("out", "any")
+    if got.get("out_cut") and mode != "any":
+        return f"stdout larger than the {len(out.encode()) // 1024} KB the check keeps"
+    if problem := stdout_problem(mode, step.get("stdout"), out):
+        return problem
+    for path, want in (step.get("files") or {}).items():
+        if problem := _text_problem(path, (got.get("files") or {}).get(path) or {"missing": True}, want):
+            return problem
+    return None
+
+
+def row_problem(row: dict[str, Any], got: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None:
+    """``{"step", "argv", "problem"}`` for the first step of ``row`` that differs, or None."""
+    if got is None:
+        return {"step": 0, "argv": row["steps"][0]["argv"], "problem": "the driver returned no result for it"}
+    if got.get("skipped"):
+        return {"step": 0, "argv": row["steps"][0]["argv"], "problem": "not run: the check ran out of time"}
+    outcomes = got.get("steps") or []
+    for n, step in enumerate(row["steps"]):
+        problem = step_problem(step, outcomes[n], timeout) if n < len(outcomes) else "no result for this step"
+        if problem:
+            return {"step": n, "argv": step["argv"], "problem": problem}
+    return None
