@@ -66,8 +66,8 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
     for n in rows:
         row = table["rows"][n]
         picked.append({"n": n, "files_in": row.get("files_in") or {},
-                       "steps": [{"argv": st["argv"], "stdin": st.get("stdin"), "read": sorted(st.get("files") or {})}
-                                 for st in row["steps"]]})
+                       "steps": [{"argv": st["argv"], "stdin": st.get("stdin"), "read": sorted(st.get("files") or {}),
+                                  **({"cwd": st["cwd"]} if st.get("cwd") else {})} for st in row["steps"]]})
     return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
             "deadline_s": deadline_s, "deadline_at": deadline_at, "whole_box": whole_box,
             "steps_per_fork": steps_per_fork}

@@ -3,7 +3,8 @@
 This file is not imported by swarmgym: :mod:`swarmgym.grading.difftable` sends its source, with the inputs
 appended, to ``python3 -P -`` inside the check box, in the workspace.  The driver never holds an
 expected value: it gets each row's argv (``{db}`` / ``{dir}`` placeholders), stdin, input files
-(``files_in``) and the paths of the files to read back, runs the steps, and prints what came out as
+(``files_in``), the folder a step runs in (``cwd``, default the workspace) and the paths of the files to
+read back, runs the steps, and prints what came out as
 one JSON line; the harness compares it with the golden values outside the box.
 
 Modes:
@@ -247,6 +248,8 @@ def steps_process(module, plan, first, io, status):
         for i in range(first, len(plan)):
             for target, fd in enumerate(io[i][:3]):
                 os.dup2(fd, target)
+            if plan[i].get("cwd"):  # a step run from another folder (the app still imported from the workspace)
+                os.chdir(plan[i]["cwd"])
             os.write(status, f"S {i}\n".encode())
             rc = run_step(module, plan[i]["argv"], cwd, streams)
             if os.getpid() != me:  # a process the step forked came back here: its program is over
@@ -516,8 +519,9 @@ def subproc_steps(module, plan, io, timeout, keep, whole_box, deadline):
             break
         limit = min(timeout, left)
         try:
+            env = dict(os.environ, PYTHONPATH=os.getcwd()) if step.get("cwd") else None
             p = subprocess.Popen([sys.executable, "-m", module, *step["argv"]], stdin=io[i][0], stdout=io[i][1],
-                                 stderr=io[i][2], start_new_session=True)
+                                 stderr=io[i][2], start_new_session=True, cwd=step.get("cwd") or None, env=env)
         except OSError as e:
             os.write(io[i][2], f"swarmgym: cannot start python3 -m {module}: {e}\n".encode())
             out.append((None, False))
@@ -549,6 +553,7 @@ def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline):
                 with open(subst(path), "w", encoding="utf-8", newline="") as f:
                     f.write(text)
             plan += [{"row": row["n"], "argv": [subst(a) for a in st["argv"]], "stdin": st.get("stdin"),
+                      "cwd": subst(st["cwd"]) if st.get("cwd") else None,
                       "read": [subst(p) for p in st.get("read") or []], "names": list(st.get("read") or [])}
                      for st in row["steps"]]
         io = [open_io(base, i, st["stdin"]) for i, st in enumerate(plan)]

@@ -11,11 +11,15 @@ it, and — unlike the lenient golden-table comparison of bench-v2/v3 (:mod:`swa
 - ``lines``: these lines, exactly, each once, in this order, among what stdout prints (a free-form
   table whose other lines the prompt leaves open);
 - ``order``: these tokens, each on exactly one line, in this order (a free-form table's rows);
+- ``words``: each of these words appears as a whole word (``--help`` naming its commands);
 - ``any``: stdout is not compared (the prompt leaves it open).
 
 An **error step** (``err`` set) asks for exactly one line on stderr starting with ``err``, nothing on
-stdout, its exit status, and no traceback; that the data is unchanged is the next step's business (a
-fresh read).  Written files are compared exactly too (``text`` byte for byte; ``csv`` / ``json`` as data).
+stdout (unless ``err_stdout_open``: a script whose earlier statements print before the failing one, in
+an order the prompt leaves open), its exit status, and no traceback; that the data is unchanged is the next step's business (a
+fresh read).  Written files are compared exactly too (``text`` byte for byte; ``csv`` / ``json`` as data;
+``exists`` / ``absent`` only whether the step left one).  A step may run from another folder (``cwd``,
+e.g. ``{dir}``; the app still imported from the workspace).
 A problem says which step, what was expected and what came out.
 """
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 from swarmgym.collect import jsonbound
 from swarmgym.grading.difftable_compare import TRACEBACK, file_problem, same_json
 
-OUT_MODES = ("exact", "json", "value", "lines", "order", "any")
+OUT_MODES = ("exact", "json", "value", "lines", "order", "words", "any")
 NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d+)*|[.,]\d+)")  # any digit run (Unicode digits too), with its sign
 
 
@@ -75,10 +79,15 @@ def stdout_problem(mode: str, want: Any, out: str) -> str | None:
     if mode == "order":
         return None if _order(list(want), out.split("\n")) else \
             f"stdout {_short(out)}, want {list(want)!r} each on one line, in this order"
+    if mode == "words":
+        lacking = [w for w in want if re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", out) is None]
+        return f"stdout {_short(out)} lacks the word(s) {lacking}" if lacking else None
     raise ValueError("unknown out mode " + repr(mode))
 
 
 def _text_problem(path: str, got: dict[str, Any], want: dict[str, Any]) -> str | None:
+    if want.get("exists"):  # written, in a form the prompt leaves open
+        return f"file {path}: No such file or directory" if got.get("missing") else None
     if "text" in want and not got.get("missing") and "error" not in got and got.get("text") != want["text"]:
         return f"file {path} holds {_short(str(got.get('text')), 200)}, want exactly {_short(want['text'], 200)}"
     return file_problem(path, got, want)
@@ -98,7 +107,7 @@ def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> s
         return f"exit {code}, want {step['exit']}" + (f" (stderr {_short(err, 160)})" if err else "")
     prefix = step.get("err")
     if prefix is not None:
-        if out:
+        if out and not step.get("err_stdout_open"):
             return f"stdout {_short(out, 160)} on an error, want nothing on stdout"
         body = err[:-1] if err.endswith("\n") else err
         if not body.startswith(prefix) or "\n" in body or "\r" in body:
