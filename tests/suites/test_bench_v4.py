@@ -1,0 +1,173 @@
+"""bench-v4: bench-v3's prompts word for word, every behavioural check a row decided outside the box on exact,
+typed output — the hedge and the haystack fail where bench-v3 let them pass, and a correct app passes
+whatever its output style (``print``, ``sys.stdout.buffer``, ``sys.stdout.write``, ``os._exit`` after a flush)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from swarmgym import REPO_ROOT
+from swarmgym.config import load_config
+from swarmgym.grading import difftable
+from swarmgym.grading.rowmatch import OUT_MODES
+from swarmgym.suitekit.coverage import table_rows
+from swarmgym.suitekit.suite import TABLE_KINDS, load_suite, materialize
+from tests.support.grading import check_results
+
+V3 = load_suite("bench-v3", REPO_ROOT / "suites")
+V4 = load_suite("bench-v4", REPO_ROOT / "suites")
+IDS = [s.id for s in V4.specs]
+
+
+@pytest.fixture(scope="module")
+def cfg(tmp_path_factory):
+    return load_config(tmp_path_factory.mktemp("home"), environ={}, overrides={"checks.timeout": 180})
+
+
+def test_bench_v4_keeps_bench_v3_prompts_requirements_references_and_mutants_word_for_word():
+    assert [s.id for s in V4.specs] == [s.id for s in V3.specs]
+    for a, b in zip(V3.specs, V4.specs):
+        assert (a.app_slug, a.prompt, a.hard_prompt, a.starter) == (b.app_slug, b.prompt, b.hard_prompt, b.starter)
+        assert a.requirements == b.requirements
+        assert [m.name for m in V3.mutants(a)] == [m.name for m in V4.mutants(b)]
+        for ref in sorted(V3.reference_dir(a).rglob("*.py")):
+            assert (V4.reference_dir(b) / ref.relative_to(V3.reference_dir(a))).read_bytes() == ref.read_bytes()
+    assert V4.hash != V3.hash
+
+
+def test_no_behavioural_check_of_bench_v4_runs_the_app_inside_a_shell_pipeline():
+    """A value check's text in the box is what an app reads from /proc to pass: every check that runs
+    the app's commands is a row, compared outside the box."""
+    for spec in V4.specs:
+        slug = re.escape(spec.app_slug)
+        for c in spec.checks:
+            if c.kind == "command_succeeds":
+                runs_app = re.search(rf"python3 -m {slug} (?!--help >/dev/null)(?!--db dbchk)", c.run or "")
+                assert not runs_app or "grep" not in (c.run or ""), (spec.id, c.name)
+        converted = {"help", "total_value", "right_assoc_pow", "nested_rollback", "acceptance", "csv_line_ends",
+                     "default_file"}
+        assert all(c.kind == "rows" for c in spec.checks if c.name in converted or c.name.startswith("hard_help"))
+        assert not [c.name for c in spec.checks if c.kind == "differential"]
+
+
+def test_every_row_is_typed_and_every_error_row_is_exact():
+    for spec in V4.specs:
+        for r in table_rows(spec):
+            assert r["req"] and set(r["req"]) <= {q.id for q in spec.requirements}, (spec.id, r["id"])
+            for st in r["steps"]:
+                assert st["out"] in OUT_MODES and st["out"] != "number2", (spec.id, r["id"])
+                if st["exit"] not in (0, "nonzero"):
+                    assert st.get("err") and st["out"] == "any", (spec.id, r["id"])
+                if st["out"] == "value":
+                    assert re.fullmatch(r"-?\d+\.\d\d", st["stdout"]), (spec.id, r["id"])
+
+
+def test_the_box_gets_no_expected_value_of_any_table():
+    for spec in V4.specs:
+        for c in (c for c in spec.checks if c.kind in TABLE_KINDS):
+            rows = json.loads(c.table_file().read_text())["rows"]
+            inputs = difftable.box_inputs({"module": spec.app_slug, "rows": rows}, range(len(rows)))
+            steps = [st for r in inputs["rows"] for st in r["steps"]]
+            assert all(set(st) <= {"argv", "stdin", "read", "cwd"} for st in steps), (spec.id, c.name)
+
+
+def test_the_generator_wrote_the_tables_the_specs_name_from_the_seed():
+    for spec in V4.specs:
+        for c in (c for c in spec.checks if c.kind in TABLE_KINDS):
+            data = json.loads(c.table_file().read_text())
+            assert data["generator"] == "gen/gen_v4.py" and data["seed"] == 2026 and data["rows"]
+            assert (V4.folder / data["generator"]).is_file()
+
+
+def _patched(spec_id: str, tmp_path: Path, old: str, new: str) -> Path:
+    spec = V4.spec(spec_id)
+    ws = materialize(V4, spec, tmp_path / spec_id)
+    cli = ws / spec.app_slug / "cli.py"
+    src = cli.read_text()
+    assert src.count(old) == 1
+    cli.write_text(src.replace(old, new))
+    return ws
+
+
+VALUE_LINE = 'print(f"Total value: {_fmt_price(store.total_value())}")'
+HEDGE = ('print(f"Total value: {_fmt_price(int(store.total_value() * 100) / 100)} '
+         '{_fmt_price(store.total_value())}")')
+HAYSTACK = 'print(" ".join(str(i) for i in range(1001)))'
+
+
+def _failed(suite, spec_id: str, names: list[str], ws: Path, cfg) -> dict[str, str]:
+    checks = [c for c in suite.spec(spec_id).checks if c.name in names]
+    return {r.name: r.detail for r in check_results(checks, ws, cfg) if not r.passed}
+
+
+@pytest.mark.slow
+def test_the_hedge_passes_bench_v3_and_fails_bench_v4(cfg, tmp_path):
+    """``value-truncates`` printing both candidates (``Total value: 2.09 2.10``) passed every bench-v3 row."""
+    ws = _patched("crud", tmp_path, VALUE_LINE, HEDGE)
+    assert _failed(V3, "crud", ["total_value", "golden_table"], ws, cfg) == {}
+    failed = _failed(V4, "crud", ["total_value", "golden_table"], ws, cfg)
+    assert set(failed) == {"total_value", "golden_table"}
+    assert "holds the number(s) ['25.00', '25.00'], want only '25.00'" in failed["total_value"]
+    assert "value-float-trap `--db {db} report value`" in failed["golden_table"]
+
+
+@pytest.mark.slow
+def test_the_haystack_passes_bench_v3s_value_check_and_fails_bench_v4(cfg, tmp_path):
+    ws = _patched("crud", tmp_path, VALUE_LINE, HAYSTACK)
+    assert _failed(V3, "crud", ["total_value"], ws, cfg) == {}
+    assert "want only '25.00'" in _failed(V4, "crud", ["total_value"], ws, cfg)["total_value"]
+
+
+STYLES = {  # a correct app's other ways to print: every byte the same, every one graded functional
+    "buffer_and_os_exit": '''
+import builtins, os, sys
+_print = builtins.print
+def _buffer_print(*args, sep=" ", end="\\n", file=None, flush=False):
+    if file is not None and file is not sys.stdout:
+        return _print(*args, sep=sep, end=end, file=file, flush=flush)
+    sys.stdout.flush()
+    sys.stdout.buffer.write((sep.join(map(str, args)) + end).encode("utf-8"))
+    sys.stdout.buffer.flush()
+builtins.print = _buffer_print
+from {slug}.cli import main
+try:
+    code = main()
+except SystemExit as e:
+    code = e.code
+if isinstance(code, str):
+    sys.stderr.write(code + "\\n")
+    code = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code or 0)
+''',
+    "stdout_write": '''
+import builtins, sys
+_print = builtins.print
+def _write_print(*args, sep=" ", end="\\n", file=None, flush=False):
+    (sys.stdout if file is None else file).write(sep.join(map(str, args)) + end)
+builtins.print = _write_print
+from {slug}.cli import main
+sys.exit(main())
+''',
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", sorted(STYLES))
+@pytest.mark.parametrize("spec_id", IDS)
+def test_a_correct_app_in_another_output_style_passes_every_row(spec_id, style, cfg, tmp_path):
+    spec = V4.spec(spec_id)
+    ws = materialize(V4, spec, tmp_path / spec_id)
+    (ws / spec.app_slug / "__main__.py").write_text(STYLES[style].format(slug=spec.app_slug))
+    rows = [c for c in spec.checks_for(hard=True) if c.kind == "rows"]
+    assert {r.name: r.detail for r in check_results(rows, ws, cfg) if not r.passed} == {}
+    shutil.rmtree(ws)
+
+
+def test_bench_v4_is_the_default_suite(tmp_path):
+    assert load_config(tmp_path, environ={}).suite == "bench-v4"
