@@ -71,6 +71,11 @@ def test_an_error_row_is_one_error_line_nothing_on_stdout_its_exit(out, err, cod
     assert (step_problem(step, got(out, err, code), 10) is None) is passes
 
 
+def test_words_are_whole_words():
+    assert step_problem(st("words", ["item", "stock"]), got("usage: {item,stock,report}\n"), 10) is None
+    assert "['stock']" in step_problem(st("words", ["item", "stock"]), got("usage: item stocks\n"), 10)
+
+
 def test_written_text_files_compare_byte_for_byte():
     step = st("any", files={"{dir}/o.txt": {"text": "a\n"}})
     assert step_problem(step, got(files={"{dir}/o.txt": {"text": "a\n"}}), 10) is None
@@ -95,6 +100,9 @@ TOY = textwrap.dedent('''
         os._exit(0)
     elif cmd == "hedge":
         print("Total value: 24.99 25.00")
+    elif cmd == "here":
+        open("made.txt", "w").write("x")
+        print(os.path.basename(os.getcwd()))
     elif cmd == "fail":
         print("error: no such item", file=sys.stderr)
         sys.exit(1)
@@ -110,6 +118,8 @@ def test_the_rows_kind_passes_every_output_style_and_fails_a_hedge_through_grade
     rows = [{"id": style, "req": [], "steps": [st("value", "25.00") | {"argv": [style]}]}
             for style in ("buffer", "write", "exit")]
     rows.append({"id": "error", "req": [], "steps": [st("any", exit=1, err="error:") | {"argv": ["fail"]}]})
+    rows.append({"id": "cwd", "req": [], "steps": [st("any", files={"{dir}/made.txt": {"exists": True}})
+                                                   | {"argv": ["here"], "cwd": "{dir}"}]})
     suite = tmp_path / "suite"
     suite.mkdir()
     check = Check(name="rows", kind="rows", table="t.json", module="toy")
@@ -122,4 +132,4 @@ def test_the_rows_kind_passes_every_output_style_and_fails_a_hedge_through_grade
     (suite / "t.json").write_text(json.dumps({"rows": rows}))
     res = check_result(check, ws, cfg)
     assert not res.passed
-    assert res.detail.startswith("1/5 golden rows differ: hedge `hedge`: stdout 'Total value: 24.99 25.00\\n' holds")
+    assert res.detail.startswith("1/6 golden rows differ: hedge `hedge`: stdout 'Total value: 24.99 25.00\\n' holds")

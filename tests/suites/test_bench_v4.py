@@ -32,8 +32,10 @@ def test_bench_v4_keeps_bench_v3_prompts_requirements_references_and_mutants_wor
     assert [s.id for s in V4.specs] == [s.id for s in V3.specs]
     for a, b in zip(V3.specs, V4.specs):
         assert (a.app_slug, a.prompt, a.hard_prompt, a.starter) == (b.app_slug, b.prompt, b.hard_prompt, b.starter)
-        assert a.requirements == b.requirements
-        assert [m.name for m in V3.mutants(a)] == [m.name for m in V4.mutants(b)]
+        assert [(r.id, r.text, r.hard_only) for r in a.requirements] == [(r.id, r.text, r.hard_only) for r in b.requirements]
+        for r, r4 in zip(a.requirements, b.requirements):  # v4 adds edge classes only
+            assert all(set(classes) <= set((r4.inputs or {}).get(name, [])) for name, classes in (r.inputs or {}).items())
+        assert [m.name for m in V3.mutants(a)] == [m.name for m in V4.mutants(b)][:len(V3.mutants(a))]
         for ref in sorted(V3.reference_dir(a).rglob("*.py")):
             assert (V4.reference_dir(b) / ref.relative_to(V3.reference_dir(a))).read_bytes() == ref.read_bytes()
     assert V4.hash != V3.hash
@@ -171,3 +173,33 @@ def test_a_correct_app_in_another_output_style_passes_every_row(spec_id, style, 
 
 def test_bench_v4_is_the_default_suite(tmp_path):
     assert load_config(tmp_path, environ={}).suite == "bench-v4"
+
+
+# bench-v4's edge mutants of the new classes: each a bug bench-v3 lets pass (spec, mutant, v3 table check, v4 check)
+NEW_CLASS_BUGS = {
+    "bom-file-only": ("convert", "golden_table"),            # input_form: a BOM kept when the input is stdin
+    "last-line-needs-newline": ("logs", "golden_table"),     # input_form: a last line without a line break lost
+    "done-recounts-next-id": ("extend", "old_behaviour"),    # sequence: an id given out again
+}
+
+
+def test_every_new_edge_class_has_a_mutant_and_rows_in_each_spec_that_declares_it():
+    from swarmgym.suitekit.coverage import coverage
+    cov = coverage(V4, IDS)
+    assert cov.problems == []
+    for spec_id, edge in [("convert", "input_form"), ("logs", "input_form"), ("crud", "sequence"), ("txn", "sequence"),
+                          ("money", "sequence"), ("extend", "sequence")]:
+        spec = V4.spec(spec_id)
+        assert [m.name for m in V4.mutants(spec) if m.edge == edge]
+        assert sum(edge in r.get("edges", []) for r in table_rows(spec)) >= 24
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", sorted(NEW_CLASS_BUGS))
+def test_a_bug_of_each_new_edge_class_passes_bench_v3_and_fails_bench_v4(mutant, cfg, tmp_path):
+    spec_id, check = NEW_CLASS_BUGS[mutant]
+    [m] = [m for m in V4.mutants(V4.spec(spec_id)) if m.name == mutant]
+    ws = materialize(V4, V4.spec(spec_id), tmp_path / mutant, m)
+    assert _failed(V3, spec_id, [check], ws, cfg) == {}
+    failed = _failed(V4, spec_id, [check], ws, cfg)
+    assert list(failed) == [check] and "golden rows differ" in failed[check]

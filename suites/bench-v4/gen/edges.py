@@ -1,6 +1,179 @@
-"""Cross-cutting edge-class rows for bench-v4 (see gen_v4.py): {table name: rows}."""
+"""Cross-cutting edge-class rows for bench-v4 (answered by the reference in gen_v4.py): {table name: rows}.
+
+Two classes that cut across specs (declared in suite.yaml's ``edge_classes``):
+
+- ``input_form`` (tabconv, logstat): every bench-v3 row that reads an input file again with the same text
+  through standard input (``-``), with a UTF-8 BOM in front (tabconv: "a byte order mark at the start of the
+  input is ignored"; the file and stdin), with CRLF line ends and with no final line break.  The prompts say
+  each form means the same input, so the review asks each variant to print exactly what the original row
+  printed (a variant the prompt does not make equal — a quoted line break turned into CRLF — is not made).
+- ``sequence`` (invtrack, txkvbench, splitpay, todokit): seeded random command sequences drawn from the whole
+  command grammar, 2-8 commands on one data file, every mutating command followed by a fresh invocation
+  that reads (so persistence and "an error changes nothing" are asked at every step), compared with the
+  reference step by step.  Only commands whose output the prompt fixes are compared; the others are
+  ``any`` (their exit status still is).
+"""
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
 from typing import Any
 
-EDGE_ROWS: dict[str, list[dict[str, Any]]] = {}
+SEED = 2026
+V3 = Path(__file__).resolve().parents[2] / "bench-v3" / "tables"
+INPUT_REQ = {"tabconv": ["T-STDIN", "T-BOM"], "logstat": ["L-STDIN"]}  # the requirement each input-form row also answers for
+
+
+def _step(argv: list[str], out: str = "exact", **kw: Any) -> dict[str, Any]:
+    return {"argv": argv, "out": out, "exit": kw.pop("exit", 0), **kw}
+
+
+def _same(st: dict[str, Any], **kw: Any) -> dict[str, Any]:
+    """``st`` with other inputs and the original's expectations, which are the review: the reference must
+    print exactly what the original row printed (gen_v4.freeze_step stops otherwise)."""
+    return {**{k: v for k, v in st.items() if k != "stdin"}, **kw}
+
+
+def input_forms(name: str) -> list[dict[str, Any]]:
+    """The input-form variants of every one-step bench-v3 row of ``name`` that reads one input file."""
+    slug = name.split("-")[0]
+    rows = []
+    for r in json.loads((V3 / f"{name}.json").read_text())["rows"]:
+        files = r.get("files_in") or {}
+        if len(r["steps"]) != 1 or len(files) != 1:
+            continue
+        [(path, text)] = files.items()
+        st = r["steps"][0]
+        if path not in st["argv"] or "--output" in st["argv"]:
+            continue
+        i = st["argv"].index(path)
+        dash = [*st["argv"][:i], "-", *st["argv"][i + 1:]]
+        req = sorted({*r["req"], *INPUT_REQ[slug]})
+
+        def variant(suffix: str, step: dict[str, Any], files_in: dict[str, str] | None = None) -> None:
+            row: dict[str, Any] = {"id": f"{r['id']}-{suffix}", "req": req, "edges": ["input_form"], "steps": [step]}
+            if files_in:
+                row["files_in"] = files_in
+            rows.append(row)
+
+        variant("stdin", _same(st, argv=dash, stdin=text))
+        if slug == "tabconv" and not text.startswith("\ufeff"):
+            variant("bom", _same(st), {path: "\ufeff" + text})
+            variant("bom-stdin", _same(st, argv=dash, stdin="\ufeff" + text))
+        if "\r" not in text and "\n" in text and (slug == "logstat" or '"' not in text):
+            variant("crlf", _same(st), {path: text.replace("\n", "\r\n")})
+            variant("crlf-stdin", _same(st, argv=dash, stdin=text.replace("\n", "\r\n")))
+        if text.endswith("\n") and not text.endswith("\n\n") and (slug == "logstat" or '"' not in text):
+            variant("no-final-newline", _same(st), {path: text[:-1]})
+    return rows
+
+
+# ---------------------------------------------------------------- random command sequences (model-based)
+
+def _invtrack(rng: random.Random) -> list[dict[str, Any]]:
+    skus, names = ["A1", "B2", "C3"], ["Bolt", "Nut", "O'Brien \"5\" bolt", "Zürich", "Hex Bolt"]
+    reads = [_step(["--db", "{db}", "item", "list", "--json"], "json"), _step(["--db", "{db}", "report", "value"], "value")]
+    steps = []
+    for _ in range(rng.randint(2, 8)):
+        sku = rng.choice(skus)
+        kind = rng.choice(["add", "add", "update", "remove", "in", "out", "out"])
+        if kind == "add":
+            argv = ["item", "add", sku, "--name", rng.choice(names), "--qty", str(rng.randint(0, 10)),
+                    "--price", rng.choice(["0", "0.7", "1.25", "2", "4.5"])]
+        elif kind == "update":
+            opt = rng.choice([["--qty", str(rng.randint(0, 10))], ["--price", rng.choice(["0", "0.7", "3"])],
+                              ["--name", rng.choice(names)], ["--qty", "-1"]])
+            argv = ["item", "update", sku, *opt]
+        elif kind == "remove":
+            argv = ["item", "remove", sku]
+        else:
+            argv = ["stock", kind, sku, str(rng.randint(1, 6))]
+        steps += [_step(["--db", "{db}", *argv], "any", exit="ref"), rng.choice(reads)]
+    return steps
+
+
+def _txkvbench(rng: random.Random) -> list[dict[str, Any]]:
+    keys, values = ["a", "b", "c"], ["1", "2", "x", "007", "it's"]
+    steps = []
+    for _ in range(rng.randint(2, 5)):
+        stmts = []
+        for _ in range(rng.randint(2, 8)):
+            kind = rng.choice(["SET", "SET", "GET", "GET", "DELETE", "COUNT", "BEGIN", "BEGIN", "ROLLBACK", "COMMIT"])
+            k = rng.choice(keys)
+            stmts.append({"SET": f"SET {k} {rng.choice(values)}", "GET": f"GET {k}", "DELETE": f"DELETE {k}"}.get(kind, kind))
+        steps.append(_step(["--db", "{db}", "exec", "; ".join(stmts)]))
+        steps.append(_step(["--db", "{db}", "exec", "GET a; GET b; GET c; COUNT"]))
+    return steps
+
+
+def _splitpay(rng: random.Random) -> list[dict[str, Any]]:
+    people = ["Ann", "Bob", "Cy", "ann", "Émile"]
+    amounts = ["10", "0.29", "4.35", "12.5", "0.07", "98765432109876.53", "10.10", "7"] * 3 + ["0", "-5", "1.234", "1,000"]
+    reads = [_step(["--db", "{db}", "balances"]), _step(["--db", "{db}", "settle"]), _step(["--db", "{db}", "expense", "list"]),
+             _step(["--db", "{db}", "person", "list"])]
+    added = rng.sample(people, 3)
+    steps = [_step(["--db", "{db}", "person", "add", p], "any", exit="ref") for p in added]
+    for _ in range(rng.randint(2, 6)):
+        if rng.random() < 0.2:
+            argv = ["person", "add", rng.choice(people)]
+            steps += [_step(["--db", "{db}", *argv], "any", exit="ref"), _step(["--db", "{db}", "person", "list"])]
+            continue
+        pool = added if rng.random() < 0.85 else people  # mostly known people: most expenses are recorded
+        payer, among = rng.choice(pool), rng.sample(pool, rng.randint(1, 3))
+        kind = rng.choice(["--equal", "--equal", "--share"])
+        split = [x for p in among for x in (kind, p if kind == "--equal" else f"{p}={rng.randint(1, 3)}")]
+        tip = rng.choice([[], [], ["--tip", "15"], ["--tip", "12.5"]])
+        argv = ["expense", "add", "--payer", payer, "--amount", rng.choice(amounts), "--desc", "Lunch", *tip, *split]
+        steps += [_step(["--db", "{db}", *argv], "exact", exit="ref"), rng.choice(reads)]
+    return steps
+
+
+def _todokit(rng: random.Random) -> list[dict[str, Any]]:
+    """Drawn with a model of the file (next id, tasks and whether done), so most commands name a real task."""
+    texts = ["Buy milk", "Call mom", "  spaced  ", "Zürich \"trip\""]
+    next_id, tasks = 1, {}  # id -> done
+    steps: list[dict[str, Any]] = []
+    follow: list[str] = []  # commands drawn next (after the newest task is removed: done, then add)
+    for _ in range(rng.randint(4, 8)):
+        kind = follow.pop(0) if follow else rng.choice(["add", "add", "add", "done", "done", "remove", "remove"])
+        if kind == "add":
+            text = rng.choice(texts) if rng.random() < 0.85 else ""
+            if text.strip():
+                tasks[next_id], next_id = False, next_id + 1
+            argv = ["add", text]
+        else:
+            pending = [i for i, d in tasks.items() if not d] if kind == "done" else list(tasks)
+            if pending and rng.random() < 0.85:
+                target = max(pending) if kind == "remove" and rng.random() < 0.6 else rng.choice(pending)
+            else:
+                target = rng.randint(0, next_id)
+            if target in tasks and kind == "remove":
+                if target == max(tasks) and rng.random() < 0.7:
+                    follow = ["done", "add"]
+                del tasks[target]
+            elif target in tasks:
+                tasks[target] = True
+            argv = [kind, str(target)]
+        steps += [_step(["--file", "{dir}/t.json", *argv], "exact", exit="ref"), _step(["--file", "{dir}/t.json", "list"])]
+    return steps
+
+
+SEQUENCES = {"invtrack": (_invtrack, ["C-PERSIST"]), "txkvbench": (_txkvbench, ["T-PERSIST"]),
+             "splitpay": (_splitpay, ["S-PERSIST", "S-PERSON-ADD"]), "todokit": (_todokit, ["E-OLD-LIST", "E-OLD-IDS"])}
+
+
+def sequences(slug: str, n: int) -> list[dict[str, Any]]:
+    make, req = SEQUENCES[slug]
+    rng = random.Random(f"{SEED}-{slug}")
+    return [{"id": f"sequence-{k:02d}", "req": req, "edges": ["sequence"], "steps": make(rng)} for k in range(n)]
+
+
+EDGE_ROWS: dict[str, list[dict[str, Any]]] = {
+    "tabconv": input_forms("tabconv"),
+    "logstat": input_forms("logstat"),
+    "invtrack": sequences("invtrack", 24),
+    "txkvbench": sequences("txkvbench", 24),
+    "splitpay": sequences("splitpay", 24),
+    "todokit-old": sequences("todokit", 40),  # old commands only: the starter answers them alike
+}
