@@ -1,5 +1,7 @@
 """What do a suite's checks cost per job?  Two suites side by side (default bench-v1 vs bench-v2;
-``--suites bench-v2 bench-v3`` for the shared specs of v2 and v3), on each reference app.
+``--suites bench-v2 bench-v3`` for the shared specs of v2 and v3, ``--suites bench-v3 bench-v4`` for bench-v4's
+exact rows against bench-v3), on each reference app: the rows each tier's checks run (golden / exact rows of
+every table check) and what grading them costs, and the ratios new / old per spec.
 
 For every spec both suites have it grades the reference app (what a passing job costs: every check
 runs) with the normal-tier and the extreme-tier checks of both suites, and times the newer suite's
@@ -16,7 +18,7 @@ the older suite's dearest spec of the same tier ("v2's per spec" for an app v2 n
 issue's 2 cores), focused (the default: only the checks that decide each mutant) and, with
 ``--exhaustive``, every check on every mutant.
 
-    python benchmarks/suite.py [--reps 3] [--suites bench-v2 bench-v3] [--spec compute ...] [--verify] [--json]
+    python benchmarks/suite.py [--reps 3] [--suites bench-v3 bench-v4] [--spec compute ...] [--no-subproc] [--verify] [--json]
 """
 from __future__ import annotations
 
@@ -38,7 +40,12 @@ from swarmgym.config import load_config
 from swarmgym.grading import difftable
 from swarmgym.grading.grade import CHECKS, grade
 from swarmgym.isolation.sandbox import Limits, run_sandboxed
-from swarmgym.suitekit.suite import load_suite, materialize
+from swarmgym.suitekit.suite import TABLE_KINDS, load_suite, materialize
+
+
+def table_rows(checks) -> int:
+    """How many rows the table checks among ``checks`` run."""
+    return sum(len(json.loads(c.table_file().read_text())["rows"]) for c in checks if c.kind in TABLE_KINDS)
 
 
 def timed(fn) -> tuple[float, float]:
@@ -63,8 +70,12 @@ def main() -> int:
     ap.add_argument("--verify", action="store_true", help="also time `suite verify` of the newer suite")
     ap.add_argument("--exhaustive", action="store_true", help="with --verify: also time the exhaustive verify")
     ap.add_argument("--workers", type=int, default=2, help="apps verified at a time (default 2: the issue's 2 cores)")
+    ap.add_argument("--no-subproc", action="store_true", help="time the newer suite's tables on the fast path only")
+    ap.add_argument("--isolation", default=None, help="the check boxes' backend (default: the config's); `none` "
+                    "counts every check process's CPU (a bwrap box's processes are reaped inside it, out of sight)")
     args = ap.parse_args()
-    cfg = load_config(Path(tempfile.mkdtemp(prefix="swarmgym-bench-suite-")), environ={})
+    cfg = load_config(Path(tempfile.mkdtemp(prefix="swarmgym-bench-suite-")), environ={},
+                      overrides={"sandbox.backend": args.isolation} if args.isolation else None)
     old, new = (load_suite(name, cfg.suites_dir) for name in args.suites)
     rows = []
     err = Console(stderr=True)
@@ -84,14 +95,15 @@ def main() -> int:
                         times[suite.name].append(timed(lambda c=checks, w=ws[suite.name]: grade(w, c, cfg, dimensions=CHECKS)))
                 for suite in mine:
                     n = len(suite.spec(spec_id).checks_for(hard))
-                    err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {n} checks")
+                    n_rows = table_rows(suite.spec(spec_id).checks_for(hard))
+                    err.print(f"{suite.name} {spec_id} {'extreme' if hard else 'normal'}: {n} checks, {n_rows} rows")
                     wall, cpu = median(times[suite.name])
                     rows.append({"spec": spec_id, "suite": suite.name, "tier": "extreme" if hard else "normal",
-                                 "checks": n, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
+                                 "checks": n, "rows": n_rows, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)})
             spec = new.spec(spec_id)  # the newer suite's golden tables: the forked fast path vs one subprocess per step
-            for c in (c for c in spec.checks if c.kind == "differential"):
+            for c in (c for c in spec.checks if c.kind in TABLE_KINDS and "golden_table" in c.name):
                 table = difftable.load_table(c.table_file(), str(c.module))
-                for mode in ("fork", "subproc"):
+                for mode in ("fork",) if args.no_subproc else ("fork", "subproc"):
                     cmd = difftable.command(difftable.box_inputs(table, range(len(table["rows"])), mode))
                     res = [timed(lambda c=cmd, w=ws[new.name]: run_sandboxed(c, w, timeout=600, limits=Limits()))
                            for _ in range(args.reps)]
@@ -104,10 +116,11 @@ def main() -> int:
         print(json.dumps(rows, indent=2))
         return 0
     t = Table(title="cost of the checks per job (reference app; medians)", title_justify="left")
-    for col in ("spec", "suite", "what", "checks / rows", "wall s", "cpu s"):
-        t.add_column(col, justify="right" if col in ("checks / rows", "wall s", "cpu s") else "left")
+    for col in ("spec", "suite", "what", "checks / rows", "table rows", "wall s", "cpu s"):
+        t.add_column(col, justify="left" if col in ("spec", "suite", "what") else "right")
     for r in rows:
-        t.add_row(r["spec"], r["suite"], r["tier"], str(r["checks"]), f"{r['wall_s']:.2f}", f"{r['cpu_s']:.2f}")
+        t.add_row(r["spec"], r["suite"], r["tier"], str(r["checks"]), str(r.get("rows", "")), f"{r['wall_s']:.2f}",
+                  f"{r['cpu_s']:.2f}")
     Console().print(t)
     by = {(r["spec"], r["suite"], r["tier"]): r for r in rows}
     for spec_id in specs + only_new:
@@ -119,7 +132,9 @@ def main() -> int:
                 a = max((by[(s, old.name, tier)] for s in specs), key=lambda r: r["wall_s"], default=None)
                 vs = f"{old.name}'s dearest spec ({a['spec']})" if a else ""
             if a:
-                print(f"{spec_id} {tier}: {b['wall_s']:.2f}s, {b['wall_s'] / a['wall_s']:.2f}x {vs} wall")
+                print(f"{spec_id} {tier}: {b['wall_s']:.2f}s, {b['wall_s'] / a['wall_s']:.2f}x {vs} wall, "
+                      f"cpu {b['cpu_s'] / max(a['cpu_s'], 1e-9):.2f}x; rows {b['rows']} vs {a['rows']} "
+                      f"({b['rows'] / max(a['rows'], 1):.1f}x)")
         for name in ("golden_table", "hard_golden_table"):
             i, s = by.get((spec_id, new.name, f"{name} (fork)")), by.get((spec_id, new.name, f"{name} (subproc)"))
             if i and s:

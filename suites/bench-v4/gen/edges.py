@@ -159,14 +159,58 @@ def _todokit(rng: random.Random) -> list[dict[str, Any]]:
     return steps
 
 
+def _orderfsm(rng: random.Random) -> list[dict[str, Any]]:
+    """Lifecycle commands on a few orders (case matters: A1 and a1), times mostly moving forward, sometimes
+    back or not a real date (calendar edges), each followed by a query."""
+    orders = ["A1", "a1", "B10", "B9"]
+    cmds = ["create", "create", "pay", "ship", "deliver", "cancel", "refund"]
+    minute = 9 * 60
+    steps = []
+    for _ in range(rng.randint(2, 8)):
+        order = rng.choice(orders)
+        r = rng.random()
+        if r < 0.08:
+            at = rng.choice(["2026-02-29T10:00", "2026-03-01T24:00", "2026-3-01T10:00", "2026-04-31T09:00"])
+        elif r < 0.16:
+            at = f"2026-03-01T{(minute - 30) // 60:02d}:{(minute - 30) % 60:02d}"  # back in time
+        else:
+            minute += rng.choice([0, 1, 30, 61])
+            at = f"2026-03-01T{minute // 60:02d}:{minute % 60:02d}"
+        steps.append(_step(["--db", "{db}", rng.choice(cmds), order, "--at", at], exit="ref"))
+        query = rng.choice([["show", order], ["list"], ["history", order], ["list", "--state", rng.choice(["paid", "created"])]])
+        steps.append(_step(["--db", "{db}", *query], exit="ref"))
+    return steps
+
+
+def _rdcalc(rng: random.Random) -> list[dict[str, Any]]:
+    """One random expression (the grammar's every operator, nesting, unary minus), tokens joined by random
+    runs of spaces and tabs ("whitespace between tokens is ignored")."""
+    def expr(depth: int) -> list[str]:
+        if depth == 0 or rng.random() < 0.3:
+            n = rng.choice([str(rng.randint(0, 9)), str(rng.randint(10, 99)), f"{rng.randint(0, 9)}.{rng.randint(1, 9)}",
+                            f".{rng.randint(1, 9)}"])
+            return ["-", n] if rng.random() < 0.15 else [n]
+        op = rng.choice("+-*/^")
+        a = expr(depth - 1)
+        b = [str(rng.randint(0, 3))] if op == "^" else expr(depth - 1)
+        return ["(", *a, op, *b, ")"] if rng.random() < 0.4 else [*a, op, *b]
+    toks = expr(rng.randint(1, 3))
+    text = toks[0] + "".join(rng.choice(["", "", " ", "\t", "  "]) + t for t in toks[1:])
+    return [_step(["eval", text], exit="ref")]
+
+
 SEQUENCES = {"invtrack": (_invtrack, ["C-PERSIST"]), "txkvbench": (_txkvbench, ["T-PERSIST"]),
-             "splitpay": (_splitpay, ["S-PERSIST", "S-PERSON-ADD"]), "todokit": (_todokit, ["E-OLD-LIST", "E-OLD-IDS"])}
+             "splitpay": (_splitpay, ["S-PERSIST", "S-PERSON-ADD"]), "todokit": (_todokit, ["E-OLD-LIST", "E-OLD-IDS"]),
+             "orderfsm": (_orderfsm, ["F-PERSIST", "F-TIME-ORDER"]), "rdcalc": (_rdcalc, ["R-WS", "R-PREC"])}
+#: the edge class a spec's random rows sample (sequence, unless the rows are a class the spec already declares)
+SAMPLES = {"orderfsm": "order", "rdcalc": "whitespace"}
 
 
 def sequences(slug: str, n: int) -> list[dict[str, Any]]:
     make, req = SEQUENCES[slug]
     rng = random.Random(f"{SEED}-{slug}")
-    return [{"id": f"sequence-{k:02d}", "req": req, "edges": ["sequence"], "steps": make(rng)} for k in range(n)]
+    edge = SAMPLES.get(slug, "sequence")
+    return [{"id": f"sequence-{k:02d}", "req": req, "edges": [edge], "steps": make(rng)} for k in range(n)]
 
 
 EDGE_ROWS: dict[str, list[dict[str, Any]]] = {
@@ -176,4 +220,6 @@ EDGE_ROWS: dict[str, list[dict[str, Any]]] = {
     "txkvbench": sequences("txkvbench", 24),
     "splitpay": sequences("splitpay", 24),
     "todokit-old": sequences("todokit", 40),  # old commands only: the starter answers them alike
+    "orderfsm": sequences("orderfsm", 40),
+    "rdcalc": sequences("rdcalc", 100),
 }
