@@ -203,3 +203,15 @@ def test_a_bug_of_each_new_edge_class_passes_bench_v3_and_fails_bench_v4(mutant,
     assert _failed(V3, spec_id, [check], ws, cfg) == {}
     failed = _failed(V4, spec_id, [check], ws, cfg)
     assert list(failed) == [check] and "golden rows differ" in failed[check]
+
+
+@pytest.mark.slow
+def test_a_stdlib_shadow_that_exits_at_import_fools_bench_v3s_probe_but_not_bench_v4s(cfg, tmp_path):
+    """A workspace ``ast.py`` that exits 0 at import passed bench-v3's ``stdlib_only`` for an app importing a
+    third-party module: bench-v4's scripts put the standard library before the workspace (``python3 -I``)."""
+    ws = materialize(V4, V4.spec("crud"), tmp_path / "crud")
+    cli = ws / "invtrack" / "cli.py"
+    cli.write_text("import requests  # not the standard library\n" + cli.read_text())
+    (ws / "ast.py").write_text("import sys\nsys.exit(0)\n")
+    assert _failed(V3, "crud", ["stdlib_only"], ws, cfg) == {}
+    assert list(_failed(V4, "crud", ["stdlib_only"], ws, cfg)) == ["stdlib_only"]
