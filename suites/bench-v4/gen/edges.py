@@ -182,6 +182,31 @@ def _orderfsm(rng: random.Random) -> list[dict[str, Any]]:
     return steps
 
 
+def _libloan(rng: random.Random) -> list[dict[str, Any]]:
+    """Loans, returns and payments on a few members and books over a calendar that crosses month and year ends
+    and a leap day (and sometimes names a date that does not exist), each followed by a report or a list."""
+    import datetime as dt
+    data = ["--data", "{dir}/lib.json"]
+    steps = [_step([*data, "member", "add", m, "--name", n], "any", exit="ref") for m, n in
+             [("M1", "Ada"), ("M10", "Bo"), ("M2", "Émile")]]
+    steps += [_step([*data, "book", "add", b, "--title", t, "--price", p, *c], "any", exit="ref") for b, t, p, c in
+              [("B1", "Dune", "12.99", ["--copies", "2"]), ("B2", "Emma", "1.00", []), ("B3", "Gold", "9999999999.80", [])]]
+    day = dt.date(rng.choice([2026, 2027, 2028]), rng.choice([1, 2, 12]), rng.choice([1, 15, 20]))
+    for _ in range(rng.randint(2, 8)):
+        day += dt.timedelta(days=rng.choice([0, 1, 9, 14, 15, 30]))
+        on = day.isoformat() if rng.random() < 0.9 else rng.choice(["2026-02-30", "2027-02-29", "2026-13-01"])
+        m, b = rng.choice(["M1", "M10", "M2"]), rng.choice(["B1", "B2", "B3"])
+        kind = rng.choice(["out", "out", "return", "return", "pay"])
+        if kind == "pay":
+            argv = [*data, "fine", "pay", m, rng.choice(["0.01", "0.97", "1", "5.00"])]
+        else:
+            argv = [*data, "loan", kind, m, b, "--on", on]
+        steps.append(_step(argv, exit="ref"))
+        read = rng.choice([["member", "list"], ["book", "list"], ["report", "fines"], ["report", "overdue", "--on", on]])
+        steps.append(_step([*data, *read], exit="ref"))
+    return steps
+
+
 def _rdcalc(rng: random.Random) -> list[dict[str, Any]]:
     """One random expression (the grammar's every operator, nesting, unary minus), tokens joined by random
     runs of spaces and tabs ("whitespace between tokens is ignored")."""
@@ -201,9 +226,10 @@ def _rdcalc(rng: random.Random) -> list[dict[str, Any]]:
 
 SEQUENCES = {"invtrack": (_invtrack, ["C-PERSIST"]), "txkvbench": (_txkvbench, ["T-PERSIST"]),
              "splitpay": (_splitpay, ["S-PERSIST", "S-PERSON-ADD"]), "todokit": (_todokit, ["E-OLD-LIST", "E-OLD-IDS"]),
-             "orderfsm": (_orderfsm, ["F-PERSIST", "F-TIME-ORDER"]), "rdcalc": (_rdcalc, ["R-WS", "R-PREC"])}
+             "orderfsm": (_orderfsm, ["F-PERSIST", "F-TIME-ORDER"]), "rdcalc": (_rdcalc, ["R-WS", "R-PREC"]),
+             "libloan": (_libloan, ["L-PERSIST", "L-DATE"])}
 #: the edge class a spec's random rows sample (sequence, unless the rows are a class the spec already declares)
-SAMPLES = {"orderfsm": "order", "rdcalc": "whitespace"}
+SAMPLES = {"orderfsm": "order", "rdcalc": "whitespace", "libloan": "boundary"}
 
 
 def sequences(slug: str, n: int) -> list[dict[str, Any]]:
@@ -222,4 +248,5 @@ EDGE_ROWS: dict[str, list[dict[str, Any]]] = {
     "todokit-old": sequences("todokit", 40),  # old commands only: the starter answers them alike
     "orderfsm": sequences("orderfsm", 40),
     "rdcalc": sequences("rdcalc", 100),
+    "libloan": sequences("libloan", 40),
 }
