@@ -215,3 +215,7 @@ def test_a_stdlib_shadow_that_exits_at_import_fools_bench_v3s_probe_but_not_benc
     (ws / "ast.py").write_text("import sys\nsys.exit(0)\n")
     assert _failed(V3, "crud", ["stdlib_only"], ws, cfg) == {}
     assert list(_failed(V4, "crud", ["stdlib_only"], ws, cfg)) == ["stdlib_only"]
+
+
+def test_bench_v4_is_frozen_as_verified():
+    assert (V4.root / "suite.lock").read_text().strip() == V4.hash  # the hash `suite freeze` verified
