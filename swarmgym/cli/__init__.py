@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "report_cmd",    # bench-report | bench-csv | report
     "ledger_cmd",    # ledger rebuild | ledger show
     "fleet_cmd",     # enqueue | status | resume | cancel | workers | worker | schedule
+    "supervise_cmd", # supervise (the Procfile, each process restarted on its own)
     "explore_cmd",   # once | loop | explore
     "regrade_cmd",   # regrade --suite SUITE CAMPAIGN_ID
     "compare_cmd",   # compare | plan

@@ -126,6 +126,39 @@ def _watch(cfg: Config, r: redis.Redis, cid: str, console: Console, timeout: flo
     return campaign_state(cfg, r, cid, source)
 
 
+def _watch_fleet(cfg: Config, r: redis.Redis, cid: str | None, as_json: bool) -> None:
+    """``status --watch``: the live fleet table (hosts, coordinator, campaigns' progress and failures), redrawn
+    every second until the campaign ``cid`` is done (no ``cid``: every campaign in flight, until Ctrl-C);
+    with ``as_json`` the same data, one JSON object a line."""
+    from rich.live import Live
+
+    from swarmgym.queue import counters, fleetview
+
+    source = record_source(cfg, r, cid) if cid else record_source(cfg, r)
+
+    def view() -> tuple[dict, bool]:
+        cids = [cid] if cid else sorted(counters.active(r))
+        states = campaign_states(cfg, r, cids, source) if cids else []
+        return fleetview.snapshot(cfg, r, states), bool(cid) and all(st.done for st in states)
+
+    try:
+        if as_json:
+            while True:
+                data, done = view()
+                click.echo(json.dumps(data, default=str))
+                if done:
+                    return
+                time.sleep(1.0)
+        data, done = view()
+        with Live(status_view.fleet_view(data), console=Console(), auto_refresh=False) as live:
+            while not done:
+                time.sleep(1.0)
+                data, done = view()
+                live.update(status_view.fleet_view(data), refresh=True)
+    except KeyboardInterrupt:
+        return
+
+
 def check_keys(cfg: Config, coordinator: bool) -> None:
     """Refuse to start without the key material (one line, exit 2): a host signs every result with
     its key; the coordinator checks them against its keyring (docs/security.md)."""
@@ -193,7 +226,8 @@ def enqueue(ctx: click.Context, tier: str, variant: str, pin_host: str | None, s
 @click.pass_context
 def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool, all_rows: bool,
            as_json: bool) -> None:
-    """A campaign's counters and last changes (or a line per campaign); --all for every job."""
+    """A campaign's counters and last changes (or a line per campaign); --all for every job; --watch: the live
+    fleet (hosts, coordinator, progress and failures) until the campaign is done (no ID: until Ctrl-C)."""
     from swarmgym.campaigns.plan import list_campaigns
     from swarmgym.campaigns.records import LedgerSource
     from swarmgym.queue import progress
@@ -206,6 +240,11 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
     except QueueError as e:
         Console(stderr=True).print(f"[yellow]{e}; showing this home's ledger only[/]")
         r = None
+    if watch:
+        if r is None:
+            raise QueueError("status --watch: needs the broker (SWARMGYM_QUEUE_BROKER_URL), which did not answer")
+        _watch_fleet(cfg, r, campaign_id, as_json)
+        return
     if not campaign_id:  # this home's embedded campaigns, and the fleet's (the last 30)
         here = [c for c in list_campaigns(cfg) if r is None or embedded(cfg, c)]
         fleet_ids = progress.campaign_ids(r, fleet := record_source(cfg, r)) if r is not None else []
@@ -225,10 +264,7 @@ def status(ctx: click.Context, campaign_id: str | None, watch: bool, jobs: bool,
             _print_summary(console, st)
         return
     source = record_source(cfg, r, campaign_id)
-    if watch and r is not None and not as_json:
-        st = _watch(cfg, r, campaign_id, console)
-    else:
-        st = campaign_state(cfg, r, campaign_id, source)
+    st = campaign_state(cfg, r, campaign_id, source)
     if as_json:
         rows = progress.rows(r, source, st.campaign_id) if all_rows else None
         click.echo(json.dumps(status_view.json_state(st, rows), default=str))

@@ -253,6 +253,7 @@ class Config(_Section):
     workers: opts.WorkersSettings = Field(default_factory=opts.WorkersSettings)
     worker: opts.WorkerSettings = Field(default_factory=opts.WorkerSettings)
     hosts: opts.HostsSettings = Field(default_factory=opts.HostsSettings)
+    supervise: opts.SuperviseSettings = Field(default_factory=opts.SuperviseSettings)
 
     def schedule(self, name: str | None) -> Schedule | None:
         return next((s for s in self.schedules if s.name == name), None) if name else None

@@ -132,7 +132,8 @@ class EnqueueSettings(Section):
 
 
 class StatusSettings(Section):
-    watch: bool = Field(False, description="live progress until finalized")
+    watch: bool = Field(False, description="the live fleet table (hosts, coordinator, progress, failures) until the "
+                        "campaign is done; with no campaign, every campaign in flight until Ctrl-C")
     jobs: bool = Field(True, description="table of the last changes")
     all: bool = Field(False, description="every job of the campaign (read page by page; linear in the campaign)")
 
@@ -157,9 +158,18 @@ class HostsSettings(Section):
                                            "the new one)")
 
 
+class SuperviseSettings(Section):
+    procfile: str = Field("Procfile", description="the Procfile whose processes to keep running (name: command "
+                                                   "lines; each command runs under sh, with <home>/.env loaded)")
+    restart_max: float = Field(30.0, gt=0, description="longest wait (seconds) before restarting a process that keeps "
+                                                       "exiting; the wait starts at 1 s and doubles while it dies young")
+    stop_timeout: float = Field(10.0, gt=0, description="seconds each process gets to exit after SIGTERM before "
+                                                        "SIGKILL when the supervisor stops")
+
+
 SECTIONS: dict[str, type[Section]] = {
     "campaign": CampaignSettings, "output": OutputSettings, "fleet": FleetSettings, "bench": BenchSettings,
     "compare": CompareSettings, "tune": TuneSettings, "plan": PlanSettings, "report": ReportSettings, "verify": VerifySettings,
     "suitekit": SuitekitSettings, "enqueue": EnqueueSettings, "status": StatusSettings, "workers": WorkersSettings,
-    "worker": WorkerSettings, "hosts": HostsSettings,
+    "worker": WorkerSettings, "hosts": HostsSettings, "supervise": SuperviseSettings,
 }

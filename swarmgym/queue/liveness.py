@@ -51,6 +51,13 @@ def this_life() -> str:
     return os.environ.get(LIFE_ENV) or new_life()
 
 
+def broker_now(r: redis.Redis) -> float:
+    """The broker's clock (Redis ``TIME``): the one clock every liveness stamp and age is read against, so a
+    host or a CLI machine whose own clock is off is never judged by it."""
+    secs, micros = r.time()
+    return float(secs) + float(micros) / 1e6
+
+
 def beat(r: redis.Redis, host: str, ts: float | None = None) -> None:
     r.hset(keys.HOSTBEAT, host, round(ts or time.time(), 3))
 

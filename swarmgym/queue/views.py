@@ -35,7 +35,8 @@ def workers_state(app, cfg, r, timeout: float = 1.5) -> list[dict[str, Any]]:
     queues = insp.active_queues() or {}
     active = insp.active() or {}
     stats = insp.stats() or {}
-    beats = liveness.hosts(r, cfg.queue.dead_host_secs) if r is not None else {}
+    now = liveness.broker_now(r) if r is not None else None
+    beats = liveness.hosts(r, cfg.queue.dead_host_secs, now) if r is not None else {}
     expected = _expected_suite_hash(cfg)
     out: list[dict[str, Any]] = []
     seen_hosts = set()
@@ -51,22 +52,32 @@ def workers_state(app, cfg, r, timeout: float = 1.5) -> list[dict[str, Any]]:
         info = beats.get(host, {})
         out.append({"worker": node, "host": host, "state": "online", "queues": [q["name"] for q in queues[node]],
                     "concurrency": conc, "current_job": jobs, "silent": info.get("silent"),
-                    "suites": info.get("suites", {}), "suite_note": _suite_note(info, expected)})
+                    **_last_seen(info.get("last"), now), "suites": info.get("suites", {}), "suite_note": _suite_note(info, expected)})
     for host, info in sorted(beats.items()):
         if host in seen_hosts or not info.get("node") or info.get("node", "").startswith("coordinator@"):
             continue
         state = "dead" if info["dead"] else "unresponsive"
         out.append({"worker": info.get("node"), "host": host, "state": state, "queues": info.get("queues", []),
                     "concurrency": None, "current_job": [], "silent": info.get("silent"),
-                    "suites": info.get("suites", {}), "suite_note": _suite_note(info, expected)})
+                    **_last_seen(info.get("last"), now), "suites": info.get("suites", {}), "suite_note": _suite_note(info, expected)})
     stopped = liveness.registrations(r) if r is not None else {}
     for host, info in sorted(stopped.items()):
         if host in seen_hosts or host in beats or not info.get("stopped") or str(host).startswith("coordinator@"):
             continue
         out.append({"worker": info.get("node"), "host": host, "state": "offline", "queues": info.get("queues", []),
                     "concurrency": None, "current_job": [], "silent": None, "stopped": info.get("stopped"),
-                    "suites": info.get("suites", {}), "suite_note": ""})
+                    **_last_seen(info.get("stopped"), now), "suites": info.get("suites", {}), "suite_note": ""})
     return out
+
+
+def _last_seen(ts, now: float | None) -> dict[str, float | None]:
+    """When the host was last heard of (its last heartbeat, or its clean stop) and how long ago, on the
+    broker's clock."""
+    try:
+        t = float(ts)
+    except (TypeError, ValueError):
+        return {"last_seen": None, "last_seen_ago": None}
+    return {"last_seen": t, "last_seen_ago": round(max(0.0, now - t), 1) if now is not None else None}
 
 
 def _expected_suite_hash(cfg) -> tuple[str, str] | None:
