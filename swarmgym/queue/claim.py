@@ -101,7 +101,7 @@ class Claim:
     host: str
     task_id: str
     lease: JobLease | None = None
-    since: float = field(default_factory=time.time)
+    since: float | None = None  # when it started here, on the broker's clock (set when first published)
 
     @property
     def r(self) -> redis.Redis:
@@ -112,6 +112,8 @@ class Claim:
         cid, jid = self.spec.campaign_id, self.spec.job_id
         mark_leased(self.r, cid, jid, self.host, self.cfg.queue.result_expires)  # outlives the lease
         store.mark_job(self.r, cid, jid, "running", host=self.host, task_id=self.task_id)
+        if self.since is None:
+            self.since = liveness.broker_now(self.r)
         liveness.started(self.r, self.spec.model_dump(mode="json"), self.host, self.task_id, since=self.since)
 
     def release(self) -> None:

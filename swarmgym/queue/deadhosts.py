@@ -153,7 +153,7 @@ def sweep(app, cfg, now: float | None = None, r: redis.Redis | None = None) -> l
     """Re-send the running job of every host silent for ``queue.dead_host_secs``, and every job an earlier
     life of its host left running; returns what was done."""
     r = r or for_config(cfg)
-    now = now or time.time()
+    now = now or liveness.broker_now(r)  # the clock every beat and running entry was stamped with
     window = cfg.queue.dead_host_secs
     last = liveness.beats(r)
     lives = liveness.lives(r)

@@ -14,6 +14,11 @@ Redis keys (owner: this module; names: :mod:`swarmgym.queue.keys`):
 
 A host silent for ``queue.dead_host_secs`` is dead (:mod:`swarmgym.queue.deadhosts` acts on it).
 
+**One clock.** Every stamp here (heartbeats, registrations, clean stops, running entries) is the broker's
+time (Redis ``TIME``, :func:`broker_now`), and every age is measured against it: a host whose own clock is
+minutes ahead is never kept alive by beats "from the future", one minutes behind is never declared dead
+while it beats, and a watcher's clock does not matter.  Leases expire on the broker's clock too (``EX``).
+
 **Lives.** Each start of a host worker is a new *life* (:func:`new_life`, made in the worker's main
 process before its pool starts, so every pool process shares it).  The running entries and the leases
 carry it; a running entry of an earlier life of a host that has since announced a new one was
@@ -26,7 +31,6 @@ import json
 import logging
 import os
 import threading
-import time
 import uuid
 from typing import Any
 
@@ -58,18 +62,31 @@ def broker_now(r: redis.Redis) -> float:
     return float(secs) + float(micros) / 1e6
 
 
+_STAMP = """
+local t = redis.call('TIME')
+local now = string.format('%.3f', tonumber(t[1]) + tonumber(t[2]) / 1000000)
+redis.call('HSET', KEYS[1], ARGV[1], now)
+return now
+"""
+
+
 def beat(r: redis.Redis, host: str, ts: float | None = None) -> None:
-    r.hset(keys.HOSTBEAT, host, round(ts or time.time(), 3))
+    """``host`` is alive now, on the broker's clock (``ts``: an explicit stamp on that clock)."""
+    if ts is not None:
+        r.hset(keys.HOSTBEAT, host, round(ts, 3))
+    else:
+        r.eval(_STAMP, 1, keys.HOSTBEAT, host)
 
 
 def register_host(r: redis.Redis, host: str, info: dict[str, Any], *, announce: bool = True) -> None:
     """``host`` says who it is; with a ``life`` in ``info`` it announces that life (the coordinator
     re-sends at once whatever an earlier life of the host left running)."""
+    now = round(broker_now(r), 3)
     pipe = r.pipeline(transaction=False)
-    pipe.hset(keys.HOSTS, host, json.dumps({**info, "started": round(time.time(), 3)}))
-    pipe.hset(keys.HOSTBEAT, host, round(time.time(), 3))
+    pipe.hset(keys.HOSTS, host, json.dumps({**info, "started": now}))
+    pipe.hset(keys.HOSTBEAT, host, now)
     if announce and info.get("life"):
-        pipe.lpush(keys.ANNOUNCED, json.dumps({"host": host, "life": info["life"], "ts": round(time.time(), 3)}))
+        pipe.lpush(keys.ANNOUNCED, json.dumps({"host": host, "life": info["life"], "ts": now}))
         pipe.ltrim(keys.ANNOUNCED, 0, ANNOUNCED_KEEP - 1)
     pipe.execute()
 
@@ -79,7 +96,8 @@ local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then return 0 end
 local info = cjson.decode(v)
 if info['life'] ~= ARGV[2] then return 0 end
-info['stopped'] = tonumber(ARGV[3])
+local t = redis.call('TIME')
+info['stopped'] = tonumber(string.format('%.3f', tonumber(t[1]) + tonumber(t[2]) / 1000000))
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(info))
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
@@ -89,7 +107,7 @@ return 1
 def withdraw(r: redis.Redis, host: str, life: str) -> bool:
     """A clean stop of ``life``: the host leaves the heartbeat table and its registration says since when
     it is stopped (unless a newer life of the host registered meanwhile)."""
-    return bool(r.eval(_WITHDRAW, 2, keys.HOSTS, keys.HOSTBEAT, host, life, round(time.time(), 3)))
+    return bool(r.eval(_WITHDRAW, 2, keys.HOSTS, keys.HOSTBEAT, host, life))
 
 
 def lives(r: redis.Redis) -> dict[str, str]:
@@ -118,12 +136,13 @@ def note_not_consuming(r: redis.Redis, host: str, queue: str, why: str) -> None:
 
 def started(r: redis.Redis, job: dict, host: str, task_id: str, life: str | None = None,
             since: float | None = None) -> None:
-    """The job's lease is ours and it runs on ``host`` (since ``since``, default now)."""
+    """The job's lease is ours and it runs on ``host`` (since ``since``, default now; the broker's clock)."""
+    now = round(broker_now(r), 3)
     entry = {"cid": job.get("campaign_id"), "host": host, "life": life or this_life(), "task_id": task_id,
-             "pid": os.getpid(), "since": round(since or time.time(), 3), "job": job}
+             "pid": os.getpid(), "since": round(since or now, 3), "job": job}
     pipe = r.pipeline(transaction=False)
     pipe.hset(keys.RUNNING, job["job_id"], json.dumps(entry))
-    pipe.hset(keys.HOSTBEAT, host, round(time.time(), 3))
+    pipe.hset(keys.HOSTBEAT, host, now)
     pipe.execute()
 
 
@@ -172,8 +191,8 @@ def registrations(r: redis.Redis) -> dict[str, dict]:
 
 def hosts(r: redis.Redis, dead_secs: float, now: float | None = None) -> dict[str, dict]:
     """host -> its registration plus ``last`` beat, ``silent`` seconds and ``dead``, for every host that
-    beats (a host stopped cleanly does not: :func:`registrations` still knows it)."""
-    now = now or time.time()
+    beats (a host stopped cleanly does not: :func:`registrations` still knows it); ``now`` is the broker's."""
+    now = now or broker_now(r)
     info = registrations(r)
     out = {}
     for host, last in beats(r).items():
@@ -186,7 +205,7 @@ def broker_lost(r: redis.Redis) -> bool:
     """Did Redis lose every key since the coordinator last looked (a restart without persistence, a
     flush)?  :data:`~swarmgym.queue.keys.BROKER_SINCE` is set by the coordinator when it starts and
     whenever it finds it gone; only losing everything removes it.  Called by the coordinator alone."""
-    return bool(r.set(keys.BROKER_SINCE, round(time.time(), 3), nx=True))
+    return bool(r.set(keys.BROKER_SINCE, round(broker_now(r), 3), nx=True))
 
 
 def broker_since(r: redis.Redis) -> float | None:

@@ -13,7 +13,6 @@ time, and a sleeping host counts as what it is.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from swarmgym.adapters import known_adapters
@@ -83,7 +82,7 @@ def coordinator_state(cfg, r) -> tuple[str, str]:
                    if h.startswith("coordinator@") and i.get("stopped")]
         if stopped:
             at, node = max(stopped)
-            return "silent", f"the coordinator ({node}) stopped {fmt_secs(max(0.0, time.time() - at))} ago"
+            return "silent", f"the coordinator ({node}) stopped {fmt_secs(max(0.0, liveness.broker_now(r) - at))} ago"
         return "unknown", "none is running on this broker (`swarmgym worker --coordinator`)"
     live = [h for h, i in coords.items() if not i["dead"]]
     if live:
