@@ -17,6 +17,20 @@ measured duration).  Then the same campaign again under ``--faults`` faults draw
 ``kill_coordinator``  SIGKILL the coordinator (restarted after 3 s)
 ``restart_redis``     restart Redis without persistence (every queue, lease, counter and plan copy gone)
 ``ledger_full``       fill the coordinator's ledger disk (a small tmpfs) for 20 s
+``partition_30s``     cut a host mid-job from the broker for 30 s (its network namespace's veth pair drops
+                      every packet both ways: no reset, no error), then join it again
+``partition_3m``      the same for 3 minutes
+``latency``           300 ms more each way on a host's path to the broker for 60 s (a delaying TCP proxy:
+                      this kernel has no ``netem``)
+``drop_conns``        reset every connection of a host to the broker, every 5 s for 30 s
+``clock_ahead``       restart a host mid-job under its name with its wall clock 5 min ahead (for the rest of the run)
+``clock_behind``      the same, 5 min behind
+
+Run as root, every host runs in a network namespace of its own, joined to the broker's by a veth pair
+(:mod:`swarmgym.testing.netlab`, made and removed here) and reaching Redis through a
+:class:`~swarmgym.testing.faultproxy.FaultProxy` of its own; without root the network faults are skipped.
+A clock fault's host keeps its skewed clock (:mod:`swarmgym.testing.clockskew`); "taken from live hosts" counts
+the jobs the coordinator took from a host that never stopped beating (must be 0).
 
 ``--kinds`` draws the faults from some kinds only (e.g. ``--kinds restart_host,restart_redis``).
 ``--reconcile-secs`` is the shipped 60 s by default: recovery must not wait for the periodic reconcile.
@@ -52,10 +66,17 @@ from swarmgym.models import LedgerRecord  # noqa: E402
 from swarmgym.queue import deadhosts, dispatch, durable, keys, liveness, plans  # noqa: E402
 from swarmgym.queue.app import make_app  # noqa: E402
 from swarmgym.queue.redis_util import for_config  # noqa: E402
+from swarmgym.testing import netlab  # noqa: E402
+from swarmgym.testing.clockskew import skewed_env  # noqa: E402
+from swarmgym.testing.faultproxy import FaultProxy  # noqa: E402
 from swarmgym.testing.localfleet import LocalFleet  # noqa: E402
 from swarmgym.testing.localredis import LocalRedis  # noqa: E402
 
-KINDS = ["kill_host", "restart_host", "stop_host", "kill_coordinator", "restart_redis", "ledger_full"]
+KINDS = ["kill_host", "restart_host", "stop_host", "kill_coordinator", "restart_redis", "ledger_full",
+         "partition_30s", "partition_3m", "latency", "drop_conns", "clock_ahead", "clock_behind"]
+NET_KINDS = {"partition_30s": 30.0, "partition_3m": 180.0, "latency": 60.0, "drop_conns": 30.0}
+CLOCK_KINDS = {"clock_ahead": 300.0, "clock_behind": -300.0}
+HOST_KINDS = ("kill_host", "restart_host", "stop_host", *NET_KINDS, *CLOCK_KINDS)
 FILL_SECS = 20.0
 
 
@@ -116,7 +137,7 @@ class Stack:
     """Redis + coordinator + hosts + beat, with a supervisor that restarts what died."""
 
     def __init__(self, root: Path, name: str, hosts: int, dead_secs: float, tmpfs: bool, scale: float,
-                 reconcile_secs: float = 60.0):
+                 reconcile_secs: float = 60.0, netns: bool = False):
         self.redis = LocalRedis()
         self.home = root / name
         (self.home / "ledger").mkdir(parents=True)
@@ -130,6 +151,24 @@ class Stack:
         self.fleet = LocalFleet(self.home, {"SWARMGYM_SIM_TIME_SCALE": str(scale)}, die_with_parent=True)
         self.hosts = [f"h{i}" for i in range(hosts)]
         self.down: dict[str, float] = {}  # process name -> when to restart it
+        self.skew: dict[str, float] = {}  # host -> its clock's offset (clock faults)
+        self.lab = netlab.NetLab() if netns else None
+        self.proxies: dict[str, FaultProxy] = {}
+        if self.lab is not None:
+            for h in self.hosts:
+                link = self.lab.add(h)
+                self.proxies[h] = FaultProxy((link.broker_ip, 0), ("127.0.0.1", self.redis.port))
+
+    def start_host(self, host: str) -> str:
+        """Host ``host``'s worker: in its namespace, through its proxy, with its clock (as it was last set)."""
+        env: dict[str, str] = {}
+        if host in self.proxies:
+            addr, port = self.proxies[host].address
+            env.update(SWARMGYM_QUEUE_BROKER_URL=f"redis://{addr}:{port}/0",
+                       SWARMGYM_QUEUE_RESULT_BACKEND=f"redis://{addr}:{port}/1")
+        if host in self.skew:
+            env.update(skewed_env(self.skew[host]))
+        return self.fleet.worker("mlx", host, env=env, prefix=self.lab.wrap(host, []) if self.lab else None)
 
     def _mount(self) -> bool:
         p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(self.home / "ledger")],
@@ -137,7 +176,7 @@ class Stack:
         return p.returncode == 0
 
     def start(self) -> None:
-        names = [self.fleet.coordinator()] + [self.fleet.worker("mlx", h) for h in self.hosts]
+        names = [self.fleet.coordinator()] + [self.start_host(h) for h in self.hosts]
         self.fleet.spawn("beat", [sys.executable, "-m", "celery", "-A", "swarmgym.queue.app", "beat", "--loglevel",
                                   "INFO", "-s", str(self.home / "celerybeat-schedule")])
         self.fleet.wait_ready(self.app, names, timeout=180)
@@ -150,10 +189,14 @@ class Stack:
                 if name.startswith("coordinator@"):
                     self.fleet.coordinator()
                 else:
-                    self.fleet.worker("mlx", name.split("@", 1)[1])
+                    self.start_host(name.split("@", 1)[1])
 
     def close(self) -> None:
         self.fleet.stop_all()
+        for p in self.proxies.values():
+            p.close()
+        if self.lab is not None:
+            self.lab.close()
         self.redis.close()
         if self.tmpfs:
             subprocess.run(["umount", "-l", str(self.home / "ledger")], capture_output=True)
@@ -169,9 +212,15 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
     pending = list(faults)
     next_at = t0 + 8
     current: dict | None = None
+    taken: dict[str, dict] = {}  # every job the coordinator took from a host (finalize deletes the record)
+    r = for_config(cfg)
     while not finalized(home, cid):
         stack.supervise()
         now = time.time()
+        try:
+            taken.update(deadhosts.lost_jobs_of(r, cid))
+        except Exception:  # Redis restarting
+            pass
         if now - t0 > timeout:
             break
         if current is not None:
@@ -179,7 +228,7 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
                 current["recovery_s"] = round(current["recovered_at"] - current["at"], 1)
                 events.append(current)
                 current, next_at = None, now + rng.uniform(3, 8)
-            elif now - current["at"] > 180:
+            elif now - current["at"] > 180 + NET_KINDS.get(current["kind"], 0.0):
                 current["recovery_s"] = None
                 events.append(current)
                 current, next_at = None, now + 3
@@ -205,7 +254,9 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
     makespan = (max(r.data["finished"] for r in recs) - t0) if recs else float("nan")
     hosts = len(stack.hosts)
     ideal = max(sum(d) / hosts, max(d)) if d else float("nan")
-    return {"campaign_id": cid, "planned": len(planned), "recorded": sum(1 for j in planned if counts[j] >= 1),
+    hit_hosts = {j for e in events if e["kind"] in HOST_KINDS for j in e["jobs"]}
+    return {"taken_from_live": sorted(j for j in taken if j not in hit_hosts), "campaign_id": cid,
+            "planned": len(planned), "recorded": sum(1 for j in planned if counts[j] >= 1),
             "duplicated": sum(c - 1 for c in counts.values() if c > 1),
             "lost": sum(1 for j in planned if counts[j] == 0), "makespan": makespan, "ideal": ideal,
             "finalized": finalized(home, cid), "events": events,
@@ -215,7 +266,10 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
 def inject(stack: Stack, kind: str, cid: str, dead_secs: float) -> dict | None:
     r = for_config(stack.cfg)
     ev: dict = {"kind": kind, "at": time.time(), "jobs": [], "manual": False}
-    if kind in ("kill_host", "restart_host", "stop_host"):
+    if kind in NET_KINDS and stack.lab is None:
+        ev.update(skipped="needs root (network namespaces)", recovered_at=ev["at"])
+        return ev
+    if kind in HOST_KINDS:
         try:
             running = [(j, e) for j, e in liveness.running(r).items() if e.get("host") in stack.hosts
                        and f"mlx@{e['host']}" not in stack.down]
@@ -228,13 +282,25 @@ def inject(stack: Stack, kind: str, cid: str, dead_secs: float) -> dict | None:
         name = f"mlx@{host}"
         procs = tree(stack.fleet.procs[name].popen.pid)
         ev.update(host=host, jobs=[jid])
-        if kind in ("kill_host", "restart_host"):
+        if kind in ("kill_host", "restart_host", *CLOCK_KINDS):
             signal_all(procs, signal.SIGKILL)
             stack.fleet.procs[name].popen.wait(timeout=10)
-            if kind == "restart_host":  # back at once under the same name
-                stack.fleet.worker("mlx", host)
+            if kind in CLOCK_KINDS:
+                stack.skew[host] = CLOCK_KINDS[kind]
+            if kind != "kill_host":  # back at once under the same name (with its clock off, for a clock fault)
+                stack.start_host(host)
             else:
                 stack.down[name] = time.time() + dead_secs + 5
+        elif kind in NET_KINDS:
+            ev["until"] = time.time() + NET_KINDS[kind]
+            if kind.startswith("partition"):
+                assert stack.lab is not None
+                stack.lab.partition(host)
+            elif kind == "latency":
+                stack.proxies[host].latency = 0.3
+            else:
+                ev["drops"] = stack.proxies[host].drop_all()
+                ev["next_drop"] = time.time() + 5
         else:
             signal_all(procs, signal.SIGSTOP)
             ev["wake"] = (procs, time.time() + dead_secs + 5)
@@ -275,12 +341,23 @@ def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: f
     if "unfill_at" in ev and now >= ev["unfill_at"]:
         ev["filler"].unlink(missing_ok=True)
         del ev["unfill_at"]
+    if "until" in ev:
+        host = ev["host"]
+        if ev["kind"] == "drop_conns" and now >= ev["next_drop"] and now < ev["until"]:
+            ev["drops"] += stack.proxies[host].drop_all()
+            ev["next_drop"] = now + 5
+        if now >= ev["until"]:  # the fault is over: the link as it was
+            if ev["kind"].startswith("partition"):
+                assert stack.lab is not None
+                stack.lab.heal(host)
+            stack.proxies[host].latency = 0.0
+            del ev["until"]
     if "recovered_at" in ev:
-        return "wake" not in ev
+        return "wake" not in ev and "until" not in ev
     counts = jsonl_counts(stack.home, cid)
     ok = False
     try:
-        if ev["kind"] in ("kill_host", "restart_host", "stop_host"):  # the job is back in the queue (or recorded)
+        if ev["kind"] in HOST_KINDS:  # the job is back in the queue (or recorded)
             (jid,) = ev["jobs"]
             holder = r.get(keys.lease(jid)) or ""
             ok = (counts[jid] >= 1 or jid in deadhosts.lost_jobs_of(r, cid)
@@ -299,7 +376,7 @@ def check_recovered(stack: Stack, cid: str, ev: dict, planned: list[str], now: f
         ok = False
     if ok:
         ev["recovered_at"] = now
-    return ok and "wake" not in ev
+    return ok and "wake" not in ev and "until" not in ev
 
 
 def report(base: dict, chaos: dict, dead_secs: float, n_faults: int) -> list[dict]:
@@ -347,7 +424,7 @@ def main() -> None:
     if not a.skip_baseline:
         print(f"fault-free `high` campaign over {a.hosts} hosts ...", file=sys.stderr, flush=True)
         stack = Stack(root, "calm", a.hosts, a.dead_host_secs, tmpfs=False, scale=a.time_scale,
-                      reconcile_secs=a.reconcile_secs)
+                      reconcile_secs=a.reconcile_secs, netns=netlab.available())
         try:
             stack.start()
             base = run_campaign(stack, "calm", 30, [], rng, a.dead_host_secs)
@@ -355,7 +432,7 @@ def main() -> None:
             stack.close()
     print(f"`high` campaign under {a.faults} faults: {', '.join(faults)} ...", file=sys.stderr, flush=True)
     stack = Stack(root, "chaos", a.hosts, a.dead_host_secs, tmpfs=os.geteuid() == 0, scale=a.time_scale,
-                  reconcile_secs=a.reconcile_secs)
+                  reconcile_secs=a.reconcile_secs, netns=netlab.available())
     try:
         stack.start()
         chaos = run_campaign(stack, "chaos", 30, faults, rng, a.dead_host_secs)
@@ -364,7 +441,7 @@ def main() -> None:
     rows = report(base or {}, chaos, a.dead_host_secs, a.faults)
     out = {"dead_host_secs": a.dead_host_secs, "goal_recovery_s": a.dead_host_secs + 30, "faults": rows,
            "chaos": {k: chaos[k] for k in ("planned", "recorded", "duplicated", "lost", "finalized", "makespan",
-                                            "not_injected")},
+                                            "ideal", "not_injected", "taken_from_live")},
            "baseline": ({k: base[k] for k in ("planned", "recorded", "duplicated", "lost", "makespan", "ideal")}
                         if base else None)}
     if a.json:
@@ -373,8 +450,9 @@ def main() -> None:
     print(f"\nchaos: {chaos['planned']} jobs planned, {chaos['recorded']} recorded, {chaos['duplicated']} duplicated, "
           f"{chaos['lost']} lost, finalized={chaos['finalized']}, makespan {chaos['makespan']:.1f}s; "
           f"{len(chaos['events'])} fault(s) injected" + (f", not injected: {chaos['not_injected']}"
-                                                         if chaos["not_injected"] else ""))
-    print(f"{'fault':<18}{'n':>3}{'jobs hit':>9}{'recorded':>9}{'dup':>5}{'lost':>5}{'recovery s (max)':>18}"
+                                                         if chaos["not_injected"] else "")
+          + f"; jobs taken from live hosts: {len(chaos['taken_from_live'])}")
+    print(f"{'fault':<15}{'n':>3}{'jobs hit':>9}{'recorded':>9}{'dup':>5}{'lost':>5}{'recovery s (max)':>18}"
           f"{'recorded s (max)':>18}{'manual':>8}")
     for x in rows:
         rec = "-" if x["recovery_max_s"] is None else f"{x['recovery_max_s']:.1f}"
@@ -383,12 +461,13 @@ def main() -> None:
         if x["skipped"]:
             rec = f"skipped ({x['skipped']})"
         done = "-" if x["recorded_max_s"] is None else f"{x['recorded_max_s']:.1f}"
-        print(f"{x['fault']:<18}{x['faults']:>3}{x['jobs_hit']:>9}{x['recorded']:>9}{x['duplicated']:>5}{x['lost']:>5}"
+        print(f"{x['fault']:<15}{x['faults']:>3}{x['jobs_hit']:>9}{x['recorded']:>9}{x['duplicated']:>5}{x['lost']:>5}"
               f"{rec:>18}{done:>18}{'yes' if x['manual'] else 'no':>8}")
     print(f"goal: 0 lost, 0 duplicated, 0 manual, recovery <= dead_host_secs + 30 = {a.dead_host_secs + 30:.0f}s")
     if base:
         print(f"\nfault-free makespan {base['makespan']:.1f}s, ideal {base['ideal']:.1f}s, ratio "
-              f"{base['makespan'] / base['ideal']:.2f} (goal <= 1.05); under faults: makespan {chaos['makespan']:.1f}s")
+              f"{base['makespan'] / base['ideal']:.3f} (goal <= 1.02); under faults: makespan {chaos['makespan']:.1f}s, "
+              f"ideal {chaos['ideal']:.1f}s, ratio {chaos['makespan'] / chaos['ideal']:.3f}")
 
 
 if __name__ == "__main__":

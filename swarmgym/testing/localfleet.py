@@ -86,10 +86,12 @@ class LocalFleet:
         return proc
 
     def worker(self, variant: str, host: str, *, home: Path | None = None, env: dict[str, str] | None = None,
-               concurrency: int = 1) -> str:
+               concurrency: int = 1, prefix: list[str] | None = None) -> str:
+        """Start host worker ``<variant>@<host>``; ``prefix`` runs it through a wrapper (e.g. ``ip netns exec NS``:
+        :meth:`swarmgym.testing.netlab.NetLab.wrap`)."""
         name = f"{variant}@{host}"
-        self._spawn(name, [sys.executable, "-m", "swarmgym", "worker", "--variant", variant, "--host", host,
-                           "--concurrency", str(concurrency), "--home", str(home or self.home)],
+        self._spawn(name, [*(prefix or []), sys.executable, "-m", "swarmgym", "worker", "--variant", variant,
+                           "--host", host, "--concurrency", str(concurrency), "--home", str(home or self.home)],
                     self._host_env(host, env))
         return name
 
