@@ -213,10 +213,13 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
     next_at = t0 + 8
     current: dict | None = None
     taken: dict[str, dict] = {}  # every job the coordinator took from a host (finalize deletes the record)
+    seen: dict[str, float] = {}  # job -> when this benchmark first saw its record (a record's own ts is its host's clock)
     r = for_config(cfg)
     while not finalized(home, cid):
         stack.supervise()
         now = time.time()
+        for j in jsonl_counts(home, cid):
+            seen.setdefault(j, now)
         try:
             taken.update(deadhosts.lost_jobs_of(r, cid))
         except Exception:  # Redis restarting
@@ -243,7 +246,7 @@ def run_campaign(stack: Stack, cid: str, n_jobs: int, faults: list[str], rng: ra
         current["recovery_s"] = round(time.time() - current["at"], 1) if check_recovered(
             stack, cid, current, planned, time.time()) else None
         events.append(current)
-    when = recorded_at(home, cid)
+    when = {**recorded_at(home, cid), **seen}
     for ev in events:  # from the fault until every job it hit is recorded
         hit = [when.get(j) for j in ev["jobs"]]
         ev["recorded_s"] = round(max(hit) - ev["at"], 1) if hit and all(hit) else None
