@@ -136,6 +136,19 @@ def test_a_check_run_by_verify_reads_and_finds_nothing_outside_the_workspace(tmp
     assert_saw_nothing(json.loads((ws / "snoop-check.json").read_text()))
 
 
+def beside_the_way(top: Path, python: list[Path]) -> list[Path]:
+    """``top`` itself, or — where a Python dir lies inside it — every entry of each folder on the way to
+    that Python except the next step (the Python's own folders are bound whole)."""
+    if not top.is_dir() or not any(d.is_relative_to(top) for d in python):
+        return [top]
+    if any(d == top for d in python):
+        return []
+    out = []
+    for n in sorted(os.listdir(top)):
+        out += beside_the_way(top / n, python) if any(d.is_relative_to(top / n) for d in python) else [top / n]
+    return out
+
+
 def test_the_check_box_holds_no_checkout_suite_or_package_even_by_name(tmp_path):
     """Fast: one check box, the paths by name (the slow tests above search the whole disk)."""
     require_bwrap()
@@ -146,11 +159,12 @@ def test_the_check_box_holds_no_checkout_suite_or_package_even_by_name(tmp_path)
     cfg = load_config(tmp_path, environ={})
     ws = tmp_path / "ws"
     ws.mkdir()
-    home = Path.home()
-    python = [Path(d).resolve() for d in (sys.prefix, sys.base_prefix)]  # may live under $HOME (pyenv)
-    in_home = [home / n for n in os.listdir(home) if not any(d.is_relative_to(home / n) for d in python)]
+    # the Python that runs checks is readable at its own path, wherever it lives: under $HOME (pyenv), in a
+    # clone under /var/tmp, in /opt/venv; the box shows the way to it, and nothing beside that way
+    python = [Path(d).resolve() for d in (sys.prefix, sys.base_prefix)]
+    beside = [p for top in (Path.home(), Path("/var"), Path("/opt")) for p in beside_the_way(top, python)]
     names = [str(REPO / "pyproject.toml"), str(REPO / ".git"), str(REPO / "tests"), str(git_dir()),
-             str(packaged_suites_dir()), str(install_dirs()[0]), *map(str, in_home), "/etc/shadow", "/var", "/opt"]
+             str(packaged_suites_dir()), str(install_dirs()[0]), *map(str, beside), "/etc/shadow"]
     cmd = "for p in " + " ".join(f"'{n}'" for n in names) + "; do test -e \"$p\" && echo \"SEEN $p\"; done; " \
           "python3 -c 'import sys; print(\"python\", sys.version_info[0])'"
     res = run_sandboxed(cmd, ws, timeout=30, policy=check_policy(cfg, ws), backend="bwrap")
