@@ -1,14 +1,16 @@
-"""Wall time of the test tiers and of a ``swarmgym`` command's start-up, side by side in one run.
+"""Wall and CPU time of the test tiers and of a ``swarmgym`` command's start-up, side by side in one run.
 
-    python benchmarks/tiers.py [--tiers fast,fast-serial,full] [--starts 10] [--json]
+    python benchmarks/tiers.py [--tiers fast,full] [--starts 10] [--json]
 
-Runs ``python -m pytest -q -m "not slow" -n 2`` (the fast tier as documented, both cores), the same without
-``-n 2`` (``fast-serial``) and ``python -m pytest -q`` (everything, serial, what CI runs) under
-``/usr/bin/time -v`` from the repo root, and prints wall time, CPU time, peak RSS, pytest's closing line and
-the ratio fast / full.  Then times ``--starts`` runs of ``python -m swarmgym --help`` against the import of
-the scientific stack alone (``scipy.stats`` + ``scipy.optimize``, what the CLI loaded at start before issue
-23): the median of each and their ratio.  Take the numbers on an idle machine: a shared one only gives upper
-bounds (docs/testing.md says which were taken how).
+Tiers (each ``python -m pytest -q`` from the repo root under ``/usr/bin/time -v``): ``fast`` is
+``-m "not slow" -n 2`` (the fast tier as documented), ``full`` is ``-n 2`` (everything on both cores: the
+README's test command, what CI runs); ``fast-serial`` and ``full-serial`` are the same without ``-n 2`` (how
+CI ran before issue 29).  Prints wall time, CPU time (user + sys of pytest and every process it waited for),
+peak RSS, pytest's closing line and the ratio fast / full.  Then times ``--starts`` runs of
+``python -m swarmgym --help`` against the import of the scientific stack alone (``scipy.stats`` +
+``scipy.optimize``, what the CLI loaded at start before issue 23): the median of each and their ratio.  Take
+the numbers on an idle machine with ``CI=true``: a shared one only gives upper bounds (docs/testing.md says
+which were taken how).
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TIERS = {"fast": ["-m", "not slow", "-n", "2"], "fast-serial": ["-m", "not slow"], "full": []}
+TIERS = {"fast": ["-m", "not slow", "-n", "2"], "full": ["-n", "2"],
+         "fast-serial": ["-m", "not slow", "-n", "0"], "full-serial": ["-n", "0"]}
 
 
 def run_tier(name: str) -> dict:
@@ -55,8 +58,9 @@ def median_start(code: list[str], n: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tiers", default="fast,fast-serial,full",
-                    help="comma-separated: fast (-n 2, the documented command), fast-serial, full (or none)")
+    ap.add_argument("--tiers", default="fast,full",
+                    help="comma-separated: fast, full (-n 2: the documented commands), fast-serial, full-serial "
+                         "(or none)")
     ap.add_argument("--starts", type=int, default=10, help="runs of each start-up measurement")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()

@@ -17,6 +17,7 @@ import tempfile
 import pytest
 import redis
 
+from tests.support.groups import shared_group_name
 from tests.support.queue import BACKEND_DB, BROKER_DB, SERVERS, client, start_redis
 
 _XDG = tempfile.mkdtemp(prefix="swarmgym-tests-xdg-")
@@ -33,7 +34,30 @@ SLOW_FIXTURES = ("fleet_factory", "fleet")  # queue tests' fleets; the security 
 REDIS_FIXTURES = ("redis_server", "own_redis", "rdb")
 
 
-@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects
+# Under ``-n 2`` (``--dist loadgroup``, pyproject.toml) the tests that take one of these expensive module- or
+# session-scoped fixtures run on one worker, so it is built once per run, not once per worker (a group per
+# fixture: tests/support/groups.py).  A test that reaches one through ``request.getfixturevalue`` marks its
+# group itself (tests/security/test_hostile_app.py).  Cheap shared fixtures (a config, a loaded suite) are not
+# grouped: their tests spread over both workers.
+SHARED_FIXTURES = ("embedded", "fleet",  # tests/security: a hostile campaign, embedded and through a fleet
+                   "bench_world",  # tests/security/test_allowlist.py: a snooping bench
+                   "runs",  # tests/contract/test_simulator.py: five simulator runs
+                   "one_round",  # tests/comparison/test_compare.py: a compare round
+                   "home",  # tests/cli/test_evidence_once.py: two benches (module-scoped there only)
+                   "fresh_venv")  # tests/test_packaging.py: the wheel in a fresh venv
+
+
+def shared_group(item) -> str | None:
+    """The xdist group of a test that takes one of :data:`SHARED_FIXTURES`, or None."""
+    info = getattr(item, "_fixtureinfo", None)
+    for name in sorted(set(getattr(item, "fixturenames", ())).intersection(SHARED_FIXTURES)):
+        defs = info.name2fixturedefs.get(name) if info is not None else None
+        if defs and defs[-1].scope in ("module", "package", "session"):  # ``home`` is per test elsewhere
+            return shared_group_name(defs[-1].baseid, name)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects, before xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
@@ -41,6 +65,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
         if names.intersection(REDIS_FIXTURES):
             item.add_marker(pytest.mark.redis)
+        group = shared_group(item)
+        if group and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

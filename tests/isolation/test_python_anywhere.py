@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterator
@@ -29,7 +30,7 @@ def clone_with_venv(under: str) -> Path:
     """``UNDER/…/clone/.venv``: a real venv whose interpreter imports this checkout and its packages."""
     clone = Path(tempfile.mkdtemp(prefix="swarmgym-layout-", dir=under)) / "clone"
     venv = clone / ".venv"
-    res = subprocess.run(["python3", "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True,
                          check=False, timeout=120)
     assert res.returncode == 0, res.stderr
     (site,) = (venv / "lib").glob("python3*/site-packages")

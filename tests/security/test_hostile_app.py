@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.groups import shared_group_name
 from tests.support.hostile import FILE_MB, MAX_PROCS, tree_digest
 
 MODES = ["embedded", "fleet"]
 pytestmark = pytest.mark.slow  # a whole hostile campaign per mode (fork storms, a 2 GiB write, in every check); fleet: Celery workers
 
 
-@pytest.fixture(params=MODES)
+@pytest.fixture(params=[pytest.param(m, marks=pytest.mark.xdist_group(shared_group_name("tests/security", m)))
+                        for m in MODES])  # one worker builds each arena (docs/testing.md)
 def arena(request):
     return request.getfixturevalue(request.param)
 
