@@ -23,13 +23,14 @@ def test_a_campaign_enqueued_from_another_home_is_run_and_finalized_by_the_coord
         h.mkdir(exist_ok=True)
         tiny_jobs_home(h)
     fleet = fleet_factory()
-    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a", home=host_home)]
-    fleet.wait_ready(app_for(home), names)
+    fleet.wait_ready(app_for(home), [fleet.coordinator()])
     p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(laptop), "enqueue", "--tier", "smoke"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     cid = p.stdout.split()[0]
+    # no host yet: the campaign cannot finish (and its plan leave Redis) before this look
     assert plans.fetch(for_config(load_config(laptop)), cid).campaign_id == cid
+    fleet.wait_ready(app_for(home), [fleet.worker("mlx", "mlx-a", home=host_home)])
     wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 1.0, "the campaign record")
     assert (home / "runs" / "campaigns" / f"{cid}.json").is_file()  # the coordinator kept its own copy
     assert [r.host for r in Ledger(home / "ledger").records(kind="session", campaign_id=cid)] == ["mlx-a"]
