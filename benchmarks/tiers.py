@@ -1,6 +1,6 @@
 """Wall and CPU time of the test tiers and of a ``swarmgym`` command's start-up, side by side in one run.
 
-    python benchmarks/tiers.py [--tiers fast,full] [--starts 10] [--pytest-args ARGS] [--json]
+    python benchmarks/tiers.py [--tiers fast,full] [--starts 10] [--pytest-args=ARGS] [--json]
 
 Tiers (each ``python -m pytest -q`` from the repo root under ``/usr/bin/time -v``): ``fast`` is
 ``-m "not slow" -n 2`` (the fast tier as documented), ``full`` is ``-n 2`` (everything on both cores: the
@@ -8,11 +8,11 @@ README's test command, what CI runs); ``fast-serial`` and ``full-serial`` are th
 CI ran before issue 29).  Prints wall time, CPU time (``cpuacct``: every process the tier started, counted in
 a cgroup v1 CPU-accounting group of its own; elsewhere ``rusage``: user + sys of pytest and the processes it
 waited for, which misses what xdist workers start), peak RSS, pytest's closing line and the ratio fast / full.
-``--pytest-args`` adds arguments to every tier (``--junitxml=full.xml`` keeps each test's time).  Then times ``--starts`` runs of
-``python -m swarmgym --help`` against the import of the scientific stack alone (``scipy.stats`` +
-``scipy.optimize``, what the CLI loaded at start before issue 23): the median of each and their ratio.  Take
-the numbers on an idle machine with ``CI=true``: a shared one only gives upper bounds (docs/testing.md says
-which were taken how).
+``--pytest-args=ARGS`` adds arguments to every tier (``--pytest-args=--junitxml=full.xml`` keeps each test's
+time).  Then times ``--starts`` runs of ``python -m swarmgym --help`` against the import of the scientific
+stack alone (``scipy.stats`` + ``scipy.optimize``, what the CLI loaded at start before issue 23): the median
+of each and their ratio.  Take the numbers on an idle machine with ``CI=true``: a shared one only gives upper
+bounds (docs/testing.md says which were taken how).
 """
 from __future__ import annotations
 
@@ -95,7 +95,8 @@ def main() -> None:
                     help="comma-separated: fast, full (-n 2: the documented commands), fast-serial, full-serial "
                          "(or none)")
     ap.add_argument("--starts", type=int, default=10, help="runs of each start-up measurement")
-    ap.add_argument("--pytest-args", default="", help="more pytest arguments for every tier (e.g. --junitxml=F)")
+    ap.add_argument("--pytest-args", default="",
+                    help="more pytest arguments for every tier, after an = sign (--pytest-args=--junitxml=F)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     rows = [run_tier(t, a.pytest_args.split()) for t in a.tiers.split(",") if t in TIERS]
