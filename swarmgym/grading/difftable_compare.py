@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from swarmgym.collect import jsonbound
@@ -114,15 +115,23 @@ def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> s
     return None
 
 
-def row_problem(row: dict[str, Any], got: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None:
-    """``{"step", "argv", "problem"}`` for the first step of ``row`` that differs, or None."""
+StepProblem = Callable[[dict[str, Any], dict[str, Any], float], "str | None"]
+
+
+def row_problem(row: dict[str, Any], got: dict[str, Any] | None, timeout: float,
+                judge: StepProblem | None = None) -> dict[str, Any] | None:
+    """``{"step", "argv", "problem"}`` for the first step of ``row`` that differs, or None.
+
+    ``judge`` decides one step (bench-v3's loose :func:`step_problem` unless given; the ``rows`` kind passes
+    :func:`swarmgym.grading.rowmatch.step_problem`)."""
+    judge = judge or step_problem
     if got is None:
         return {"step": 0, "argv": row["steps"][0]["argv"], "problem": "the driver returned no result for it"}
     if got.get("skipped"):
         return {"step": 0, "argv": row["steps"][0]["argv"], "problem": "not run: the check ran out of time"}
     outcomes = got.get("steps") or []
     for n, step in enumerate(row["steps"]):
-        problem = step_problem(step, outcomes[n], timeout) if n < len(outcomes) else "no result for this step"
+        problem = judge(step, outcomes[n], timeout) if n < len(outcomes) else "no result for this step"
         if problem:
             return {"step": n, "argv": step["argv"], "problem": problem}
     return None

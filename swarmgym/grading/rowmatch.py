@@ -29,6 +29,7 @@ import re
 from typing import Any
 
 from swarmgym.collect import jsonbound
+from swarmgym.grading import difftable_compare
 from swarmgym.grading.difftable_compare import TRACEBACK, file_problem, same_json
 
 OUT_MODES = ("exact", "json", "value", "lines", "order", "words", "any")
@@ -124,14 +125,5 @@ def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> s
 
 
 def row_problem(row: dict[str, Any], got: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None:
-    """``{"step", "argv", "problem"}`` for the first step of ``row`` that differs, or None."""
-    if got is None:
-        return {"step": 0, "argv": row["steps"][0]["argv"], "problem": "the driver returned no result for it"}
-    if got.get("skipped"):
-        return {"step": 0, "argv": row["steps"][0]["argv"], "problem": "not run: the check ran out of time"}
-    outcomes = got.get("steps") or []
-    for n, step in enumerate(row["steps"]):
-        problem = step_problem(step, outcomes[n], timeout) if n < len(outcomes) else "no result for this step"
-        if problem:
-            return {"step": n, "argv": step["argv"], "problem": problem}
-    return None
+    """``{"step", "argv", "problem"}`` for the first step of ``row`` that differs (typed matching), or None."""
+    return difftable_compare.row_problem(row, got, timeout, judge=step_problem)
