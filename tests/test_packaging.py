@@ -59,7 +59,9 @@ def test_installed_wheel_runs_the_main_job_from_an_unrelated_folder(fresh_venv, 
     recs = [r for r in (json.loads(x) for x in lines if x.strip()) if r["kind"] == "session"]  # not the campaign's
     n = len(load_suite(Config().suite).specs)  # light: every spec of the default suite (bench-v3: nine) once
     assert len(recs) == n and all(r.get("suite") == Config().suite for r in recs)  # the default suite, from the wheel
-    assert all(r["overall"] != "error" for r in recs), [r.get("error") for r in recs]
+    assert all(r["overall"] != "error" for r in recs), [r.get("error") or r.get("failure") for r in recs]
+    # the simulator ran in its box (its dependencies importable there) and built apps that pass their checks
+    assert sum(bool(r.get("functional")) for r in recs) >= n // 2, [r.get("failure") for r in recs]
     assert (work / "runs" / "BENCHMARK.md").is_file()
     where = run([str(fresh_venv / "bin" / "python"), "-c",
                   "from swarmgym.suitekit.suite import packaged_suites_dir; print(packaged_suites_dir())"], cwd=work, env=env)

@@ -137,9 +137,18 @@ def checkout_root() -> Path | None:
 
 
 def interpreter_dirs() -> list[Path]:
-    """The Python that runs checks (``python3``/``pytest`` resolve to it): readable in every box.
-    An installed swarmgym inside it stays hidden (:func:`secret_dirs`)."""
-    return [Path(sys.prefix), Path(sys.base_prefix), _resolved(sys.executable).parent.parent]
+    """The Python that runs checks (``python3``/``pytest`` resolve to it): readable in every box, with every
+    site folder on its import path outside its prefixes (a ``.pth`` or ``PYTHONPATH`` naming another
+    environment's packages: without them the box's Python and ``swarmgym-sim`` cannot import their
+    dependencies). An installed swarmgym inside any of them stays hidden (:func:`secret_dirs`)."""
+    dirs = [Path(sys.prefix), Path(sys.base_prefix), _resolved(sys.executable).parent.parent]
+    extra = [p for p in _site_dirs_on_path() if not any(p.is_relative_to(d) for d in dirs)]
+    return dirs + list(dict.fromkeys(extra))
+
+
+def _site_dirs_on_path() -> list[Path]:
+    """The ``site-packages``/``dist-packages`` folders on ``sys.path`` (never a checkout or the cwd)."""
+    return [Path(p) for p in sys.path if p and Path(p).name in ("site-packages", "dist-packages") and Path(p).is_dir()]
 
 
 #: where a Python keeps installed packages, below its prefix (venv, pyenv, Debian's system Python)
@@ -158,13 +167,13 @@ def other_installs(roots: Iterable[Path | str] | None = None) -> list[Path]:
 def _other_installs(roots: tuple[str, ...]) -> tuple[Path, ...]:
     found: list[Path] = []
     for root in roots:
-        for pattern in SITE_GLOBS:
-            for site in Path(root).glob(pattern):
-                pkg = site / "swarmgym"
-                if pkg.is_dir() and not pkg.is_symlink():
-                    rp = pkg.resolve()
-                    if rp not in found:
-                        found.append(rp)
+        sites = [Path(root)] if Path(root).name in ("site-packages", "dist-packages") else []
+        for site in sites + [s for pattern in SITE_GLOBS for s in Path(root).glob(pattern)]:
+            pkg = site / "swarmgym"
+            if pkg.is_dir() and not pkg.is_symlink():
+                rp = pkg.resolve()
+                if rp not in found:
+                    found.append(rp)
     return tuple(found)
 
 
