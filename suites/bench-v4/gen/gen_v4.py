@@ -34,6 +34,7 @@ sys.path.insert(0, str(SUITE.parents[1]))
 sys.path.insert(0, str(SUITE / "gen"))
 
 from edges import EDGE_ROWS  # noqa: E402
+from edges_more import MORE_ROWS  # noqa: E402
 
 from swarmgym.grading import difftable, difftable_compare, rowmatch  # noqa: E402
 
@@ -240,7 +241,8 @@ def main() -> None:
         name = path.stem
         slug = name.split("-")[0]
         base = freeze(slug, json.loads(path.read_text())["rows"], v3=True)
-        extra = freeze(slug, EDGE_ROWS[name], v3=False) if name in EDGE_ROWS else []
+        more = EDGE_ROWS.get(name, []) + MORE_ROWS.get(name, [])
+        extra = freeze(slug, more, v3=False) if more else []
         if name == "todokit-old":  # the old behaviour: the starter must answer every row as the reference does
             got = run_reference(slug, base + extra, app="starter")
             for n, r in enumerate(base + extra):
