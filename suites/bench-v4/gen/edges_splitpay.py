@@ -12,6 +12,8 @@
   ``NAME=``, hard: ``payment add``'s FROM and TO).
 - ``empty_output``: ``person list`` and ``expense list`` print nothing when there are none (hard: ``export``
   prints nothing): not an empty line.
+- ``case``: a NAME keeps its case, so ``ann`` and ``bob`` are not the persons ``Ann`` and ``Bob`` (an unknown
+  person, wherever a NAME is given).
 - ``ties``: settle-up ties go to the earlier name by code point (``Cy`` before ``bob``), not case-folded.
 
 Left open (no row): surrounding Unicode whitespace other than spaces, tabs and newlines (``\\u00a0Ann``:
@@ -90,6 +92,10 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"id": "edge-nothing-to-list", "req": ["S-PERSON-LIST", "S-EXPENSE-LIST"], "edges": ["empty_output"],
          "steps": [db("person", "list", stdout=""), db("expense", "list", stdout=""), *_people("Ann", "Bob"),
                    db("expense", "list", stdout="")]},
+        {"id": "edge-name-case-kept", "req": ["S-NAME", "S-EXPENSE-REFS", "S-ERR-NOCHANGE"], "edges": ["case"],
+         "steps": [*_people("Ann", "Bob"), err(*_expense("ann", "2", "--equal", "Bob")),
+                   err(*_expense("Ann", "2", "--equal", "bob")), err(*_expense("Ann", "2", "--share", "BOB=1")),
+                   err(*_expense("Ann", "2", "--exact", "bob=2")), *EMPTY]},
         {"id": "edge-settle-ties-code-point", "req": ["S-SETTLE", "S-BALANCES"], "edges": ["ties"],
          "steps": [*_people("bob", "Cy", "Ann", "dee", "Eve"),
                    db(*_expense("Ann", "2", "--exact", "bob=1", "--exact", "Cy=1"), stdout="expense 1\n"),
@@ -109,6 +115,10 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "steps": [*_people("Ann", "Bob"), *(err("payment", "add", "Bob", "Ann", a)
                                               for a in [*BAD_AMOUNTS, "+1", "1e2", "0.001", "-0"]),
                    err("payment", "add", "Bob", "Zed", "1"), db("balances", stdout="Ann 0.00\nBob 0.00\n")]},
+        {"id": "edge-payment-name-case", "req": ["S-PAYMENT", "S-NAME"], "edges": ["case"],
+         "steps": [*_people("Ann", "Bob"), err("payment", "add", "bob", "Ann", "1"),
+                   err("payment", "add", "Bob", "ANN", "1"),
+                   db("balances", stdout="Ann 0.00\nBob 0.00\n")]},
         {"id": "edge-payment-name-newline", "req": ["S-PAYMENT", "S-NAME"], "edges": ["line_end"],
          "steps": [*_people("Ann", "Bob"), db("payment", "add", "Bob\n", "\tAnn\n", "1", stdout="payment 1\n"),
                    db("balances", stdout="Ann -1.00\nBob 1.00\n")]},
