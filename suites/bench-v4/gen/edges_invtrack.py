@@ -2,10 +2,9 @@
 
 Each row asserts only what the prompt fixes:
 
-- ``error_reach`` / ``number_form``: "negative qty … is an error" on every command taking a qty (``stock in``
-  and ``stock out`` too, not only ``item add`` / ``item update``); a QTY that is not an integer (``1.5``,
-  ``abc``) on every command taking one is refused (argparse's usage error: any non-zero exit) and stores
-  nothing.  ``stock in/out 0`` is left open.
+- ``error_reach`` / ``number_form``: a QTY that is not an integer (``1.5``, ``abc``; "qty (integer >= 0)") on
+  every command taking one (``item add``, ``item update``, ``stock in``, ``stock out``) is refused
+  (argparse's usage error: any non-zero exit) and stores nothing.
 - ``unicode_space``: a NAME is text, kept as given: a no-break space, an ideographic space and a doubled
   space inside it read back unchanged (``item add`` and ``item update``).
 - ``case``: an SKU is text, unique, kept exactly: ``a1`` and ``A1`` are two items.
@@ -13,7 +12,9 @@ Each row asserts only what the prompt fixes:
   changes).  Only a non-zero exit is asked: the reference's ``error:`` line names the SKU with its line
   break, so it spans two lines (the prompt's "one line" would fail the reference).
 
-Left open (no row): Unicode digits in a QTY (``int()`` takes ``٣``; the prompt only says integer),
+Left open (no row): a negative or zero QTY given to ``stock in`` / ``stock out`` ("negative qty" may mean
+the item's qty: bench-v2's independent app takes ``stock in A1 -5`` as taking 5 away, and bench-v2 left it
+open); Unicode digits in a QTY (``int()`` takes ``٣``; the prompt only says integer),
 ``--price nan/inf/1e3``, the empty ``report low``, leading zeros (``010``).
 """
 from __future__ import annotations
@@ -24,14 +25,9 @@ from rowkit import db, err, quiet, refused
 
 ADD = quiet("item", "add", "A1", "--name", "Bolt", "--qty", "10", "--price", "2")
 LIST = db("item", "list", "--json", out="json", stdout=None)
-VALUE = db("report", "value", out="value", stdout=None)
 A1_10 = [{"sku": "A1", "name": "Bolt", "qty": 10, "price": 2.0}]
 
 ROWS: dict[str, list[dict[str, Any]]] = {"invtrack": [
-    {"id": "edge-stock-negative-qty", "req": ["C-STOCK-IN", "C-STOCK-OUT", "C-ERR-FORMAT", "C-ERR-EXIT"],
-     "edges": ["error_reach", "number_form"],
-     "steps": [ADD, err("stock", "in", "A1", "-5"), LIST, err("stock", "out", "A1", "-5"), LIST,
-               err("stock", "out", "A1", "-10"), VALUE]},
     {"id": "edge-qty-not-integer", "req": ["C-STOCK-IN", "C-STOCK-OUT", "C-UPDATE-QTY", "C-NO-TRACEBACK"],
      "edges": ["error_reach", "number_form"],
      "steps": [ADD, refused("stock", "in", "A1", "1.5"), refused("stock", "out", "A1", "0.5"),
