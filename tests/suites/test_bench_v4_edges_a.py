@@ -1,9 +1,11 @@
 """bench-v4's shared edge classes on crud, txn and money (issue 30): for each class a buggy app (the suite's edge
 mutant: a copy of the reference with the one bug) that bench-v3 passes and bench-v4's new ``edge-*`` rows fail,
-and the reference passing every new row when it prints through ``sys.stdout.buffer``."""
+the reference passing every new row when it prints through ``sys.stdout.buffer``, and the independent apps
+written from the prompts alone passing them too."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,8 @@ import pytest
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.suite import Check, load_suite, materialize
-from tests.support.grading import check_results
 from tests.suites.test_bench_v4 import STYLES
+from tests.support.grading import check_results
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
 V4 = load_suite("bench-v4", REPO_ROOT / "suites")
@@ -98,3 +100,18 @@ def test_the_reference_printing_through_stdout_buffer_passes_every_new_row(spec_
               if c.kind == "rows" and _edge_rows(c)]
     assert len(checks) == {"crud": 1, "txn": 2, "money": 2}[spec_id]
     assert _failed(checks, ws, cfg) == {}
+
+
+ALT = {"crud": "alt_apps/invtrack", "txn": "alt_apps/txkvbench", "money": "alt_apps_v3/splitpay"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec_id", sorted(ALT))
+def test_an_independent_correct_app_passes_every_new_row(spec_id, cfg, tmp_path):
+    """No false alarm: the apps written from the prompts alone (other layouts and styles) pass the new rows."""
+    spec = V4.spec(spec_id)
+    ws = tmp_path / "ws"
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / ALT[spec_id], ws)
+    checks = [_edge_rows_only(spec_id, c.name, tmp_path / c.name) for c in spec.checks
+              if c.kind == "rows" and _edge_rows(c)]
+    assert checks and _failed(checks, ws, cfg) == {}
