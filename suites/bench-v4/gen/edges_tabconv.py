@@ -10,6 +10,8 @@
 - ``example``: the prompt's own type examples verbatim (``007``, ``+5``, `` 5``, ``1e3``, ``.5``, ``1,000``,
   ``True``, ``NaN`` stay strings; ``12345678901234567890`` exact; ``2.50`` -> ``2.5``, ``3.0``, ``0.000001`` ->
   ``1e-06``, ``é``; to-csv ``1.50`` -> ``1.5``, ``1e-06``).
+- ``unicode_space``: header names and fields are taken exactly as written, Unicode spaces included (a header
+  name of spaces is not empty; a field of spaces is not null, `` 5`` is not a number).
 - ``error_reach``: a bad ``--delimiter``, a missing file and invalid CSV on every command (to-csv, stats), and
   no ``--output`` file after an error of to-csv.
 
@@ -65,6 +67,9 @@ TABCONV = [
     # unicode_digit: only ASCII digits make a number
     _row("unicode-digits-stay-strings", ["T-TYPE-INT", "T-TYPE-DEC", "T-TYPE-STRING"], ["unicode_digit"],
          _step(["to-json", CSV]), files_in={CSV: "a,b,c,d,e,f\n1٣,１２,²,٣,1.٣,-٠\n"}),
+    # unicode_space: header names and fields exactly as written
+    _row("unicode-spaces-kept", ["T-HEADER", "T-FIELD-EXACT"], ["unicode_space"],
+         _step(["to-json", CSV]), files_in={CSV: " a ,b\u00a0,\u3000,c\n\u00a05,\u3000,5\u2003, \u00a0\n"}),
     # example: the prompt's own examples, verbatim
     _row("prompt-string-examples", ["T-TYPE-STRING", "T-TYPE-INT"], ["example"],
          _step(["to-json", CSV]), files_in={CSV: EXAMPLES_CSV}),

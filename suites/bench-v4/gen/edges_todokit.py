@@ -12,7 +12,10 @@ rows by the starter too, which must answer alike).
 - ``case``: P is ``low``, ``normal`` or ``high`` "exactly so", also for ``list --priority`` and ``edit``.
 - ``error_reach`` / ``calendar``: every bad value on every command taking it (``edit --priority``, ``edit --due``
   with a day that does not exist, ``list --due-before`` with every bad form), each followed by a read that
-  shows nothing changed.
+  shows nothing changed; the century rule of leap years (2100-02-29 is not a date, 2000-02-29 is).
+- ``ties``: equal priorities and equal due dates from a file whose tasks are not stored in id order (the starter's
+  ``list`` sorts by id, so such a file is a todokit file): each ordering breaks ties by id, ``search`` is in id
+  order.
 
 Value errors are ``exit: nonzero`` without an ``error:`` form asked (as bench-v3's rows: argparse ``choices``
 is a usage error the prompt allows).  Left out: ids with a trailing newline or non-ASCII digits (the starter's
@@ -21,6 +24,7 @@ spaces; the DATE's digits (the prompt says ASCII only for tags).
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from edges import _step
@@ -69,6 +73,30 @@ NEW = [
     _row("list-priority-case", ["E-LIST-PRIORITY"], ["case"],
          ok("add", "a", "--priority", "high"), bad("list", "--priority", "High"), bad("list", "--priority", "LOW"),
          ok("list", "--priority", "high", stdout="[ ] 1 a\n")),
+]
+
+UNORDERED = json.dumps({"next_id": 6, "tasks": [
+    {"id": 5, "text": "Pay rent", "done": False, "priority": "normal", "due": "2026-03-01", "tags": []},
+    {"id": 1, "text": "Buy milk", "done": True, "priority": "normal", "due": "2026-03-01", "tags": ["shop"]},
+    {"id": 2, "text": "Call mom", "done": False, "priority": "high", "due": None, "tags": []},
+    {"id": 4, "text": "Pay bills", "done": False, "priority": "normal", "due": "2026-03-01", "tags": ["shop"]},
+    {"id": 3, "text": "Walk", "done": False, "priority": "low", "due": None, "tags": []}]}, indent=2) + "\n"
+
+NEW += [
+    _row("due-century-leap", ["E-DUE-BAD", "E-DUE"], ["calendar"],
+         bad("add", "a", "--due", "2100-02-29"), bad("add", "b", "--due", "1900-02-29"),
+         ok("add", "c", "--due", "2000-02-29", stdout="added 1: c\n"),
+         ok("show", "1", stdout="id: 1\ntext: c\ndone: no\npriority: normal\ndue: 2000-02-29\ntags: -\n")),
+    {**_row("ties-by-id-from-an-unordered-file", ["E-SORT-PRIORITY", "E-SORT-DUE", "E-SEARCH"], ["ties"],
+            ok("list", "--sort", "priority", stdout="[ ] 2 Call mom\n[x] 1 Buy milk\n[ ] 4 Pay bills\n[ ] 5 Pay rent\n"
+                                                     "[ ] 3 Walk\n"),
+            ok("list", "--sort", "due", stdout="[x] 1 Buy milk\n[ ] 4 Pay bills\n[ ] 5 Pay rent\n[ ] 2 Call mom\n"
+                                                "[ ] 3 Walk\n"),
+            ok("list", "--pending", "--sort", "priority", stdout="[ ] 2 Call mom\n[ ] 4 Pay bills\n[ ] 5 Pay rent\n"
+                                                                 "[ ] 3 Walk\n"),
+            ok("list", "--tag", "shop", "--sort", "due", stdout="[x] 1 Buy milk\n[ ] 4 Pay bills\n"),
+            ok("search", "pay", stdout="[ ] 4 Pay bills\n[ ] 5 Pay rent\n")),
+     "files_in": {"{dir}/todo.json": UNORDERED}},
 ]
 
 HARD = [
