@@ -20,6 +20,7 @@ BUGS = {
     "crlf-after-quote-rejected": ("convert", "golden_table", "crlf-after-quote"),          # line_end
     "stats-stdin-keeps-bom": ("convert", "hard_golden_table", "stats-bom-stdin"),          # line_end (stats)
     "lone-empty-field-quoted": ("convert", "golden_table", "csv-lone-empty-field"),        # empty_output
+    "output-then-empty-line": ("convert", "golden_table", "csv-empty-array-output"),       # empty_output
     "unicode-digit-numbers": ("convert", "golden_table", "unicode-digits-stay-strings"),   # unicode_digit
     "thousands-separator-int": ("convert", "golden_table", "prompt-string-examples"),      # example
     "stats-delimiter-unchecked": ("convert", "hard_golden_table", "stats-delimiter-bad"),  # error_reach
