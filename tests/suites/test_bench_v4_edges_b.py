@@ -32,6 +32,7 @@ BUGS = {
     "priority-filter-casefold": ("extend", "golden_table", "list-priority-case"),          # case
     "blank-ascii-whitespace": ("extend", "old_behaviour", "blank-unicode-spaces"),         # unicode_space
     "date-dollar-anchor": ("extend", "golden_table", "due-tag-line-end"),                  # line_end
+    "search-words-stripped": ("extend", "golden_table", "search-words-as-typed"),          # line_end
     "tag-isdigit": ("extend", "golden_table", "tag-unicode-digits"),                       # unicode_digit
     "id-ascii-digits-only": ("extend", "old_behaviour", "id-number-forms"),                # number_form
     "unary-plus": ("compute", "golden_table", "no-unary-plus"),                            # number_form

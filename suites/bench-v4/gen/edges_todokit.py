@@ -7,7 +7,8 @@ rows by the starter too, which must answer alike).
 - ``number_form`` (old behaviour): ``done``/``remove`` take the ids the starter takes (``+1``, ``01``: argparse's
   ``int``): "used as before must ... fail exactly where they fail now".
 - ``line_end``: a DATE or TAG with a trailing line break is not "exactly YYYY-MM-DD" / 1-20 allowed characters,
-  on add, edit and ``list --due-before``.
+  on add, edit and ``list --due-before``; ``search`` looks for WORDS "as one piece", its line break and spaces
+  included.
 - ``unicode_digit``: a TAG is ASCII letters, ASCII digits, ``-`` and ``_``: ``a٣``, ``x²``, ``３`` are errors.
 - ``case``: P is ``low``, ``normal`` or ``high`` "exactly so", also for ``list --priority`` and ``edit``.
 - ``error_reach`` / ``calendar``: every bad value on every command taking it (``edit --priority``, ``edit --due``
@@ -67,6 +68,10 @@ NEW = [
     _row("due-tag-line-end", ["E-DUE-BAD", "E-TAG-BAD"], ["line_end"],
          bad("add", "a", "--due", "2026-03-01\n"), bad("add", "b", "--due", "2026-03-01\r\n"),
          bad("add", "c", "--tag", "shop\n"), ok("list", stdout="no tasks\n", files=ABSENT)),
+    _row("search-words-as-typed", ["E-SEARCH"], ["line_end"],
+         ok("add", "Buy milk"), ok("add", "milkshake"), ok("search", "MILK\n", stdout="no tasks\n"),
+         ok("search", "milk ", stdout="no tasks\n"), ok("search", " Milk", stdout="[ ] 1 Buy milk\n"),
+         ok("search", "y m", stdout="[ ] 1 Buy milk\n")),
     _row("tag-unicode-digits", ["E-TAG-BAD"], ["unicode_digit"],
          bad("add", "a", "--tag", "a٣"), bad("add", "b", "--tag", "x²"), bad("add", "c", "--tag", "３"),
          ok("list", stdout="no tasks\n", files=ABSENT)),
