@@ -16,10 +16,9 @@ from swarmgym.grading import difftable
 from swarmgym.grading.rowmatch import OUT_MODES
 from swarmgym.suitekit.coverage import table_rows
 from swarmgym.suitekit.suite import TABLE_KINDS, load_suite, materialize
+from tests.support.benchv4 import STYLES, V3, V4, failed_checks
 from tests.support.grading import check_results
 
-V3 = load_suite("bench-v3", REPO_ROOT / "suites")
-V4 = load_suite("bench-v4", REPO_ROOT / "suites")
 IDS = [s.id for s in V4.specs]
 
 
@@ -101,17 +100,12 @@ HEDGE = ('print(f"Total value: {_fmt_price(int(store.total_value() * 100) / 100)
 HAYSTACK = 'print(" ".join(str(i) for i in range(1001)))'
 
 
-def _failed(suite, spec_id: str, names: list[str], ws: Path, cfg) -> dict[str, str]:
-    checks = [c for c in suite.spec(spec_id).checks if c.name in names]
-    return {r.name: r.detail for r in check_results(checks, ws, cfg) if not r.passed}
-
-
 @pytest.mark.slow
 def test_the_hedge_passes_bench_v3_and_fails_bench_v4(cfg, tmp_path):
     """``value-truncates`` printing both candidates (``Total value: 2.09 2.10``) passed every bench-v3 row."""
     ws = _patched("crud", tmp_path, VALUE_LINE, HEDGE)
-    assert _failed(V3, "crud", ["total_value", "golden_table"], ws, cfg) == {}
-    failed = _failed(V4, "crud", ["total_value", "golden_table"], ws, cfg)
+    assert failed_checks(V3, "crud", ["total_value", "golden_table"], ws, cfg) == {}
+    failed = failed_checks(V4, "crud", ["total_value", "golden_table"], ws, cfg)
     assert set(failed) == {"total_value", "golden_table"}
     assert "holds the number(s) ['25.00', '25.00'], want only '25.00'" in failed["total_value"]
     assert "value-float-trap `--db {db} report value`" in failed["golden_table"]
@@ -120,43 +114,8 @@ def test_the_hedge_passes_bench_v3_and_fails_bench_v4(cfg, tmp_path):
 @pytest.mark.slow
 def test_the_haystack_passes_bench_v3s_value_check_and_fails_bench_v4(cfg, tmp_path):
     ws = _patched("crud", tmp_path, VALUE_LINE, HAYSTACK)
-    assert _failed(V3, "crud", ["total_value"], ws, cfg) == {}
-    assert "want only '25.00'" in _failed(V4, "crud", ["total_value"], ws, cfg)["total_value"]
-
-
-STYLES = {  # a correct app's other ways to print: every byte the same, every one graded functional
-    "buffer_and_os_exit": '''
-import builtins, os, sys
-_print = builtins.print
-def _buffer_print(*args, sep=" ", end="\\n", file=None, flush=False):
-    if file is not None and file is not sys.stdout:
-        return _print(*args, sep=sep, end=end, file=file, flush=flush)
-    sys.stdout.flush()
-    sys.stdout.buffer.write((sep.join(map(str, args)) + end).encode("utf-8"))
-    sys.stdout.buffer.flush()
-builtins.print = _buffer_print
-from {slug}.cli import main
-try:
-    code = main()
-except SystemExit as e:
-    code = e.code
-if isinstance(code, str):
-    sys.stderr.write(code + "\\n")
-    code = 1
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(code or 0)
-''',
-    "stdout_write": '''
-import builtins, sys
-_print = builtins.print
-def _write_print(*args, sep=" ", end="\\n", file=None, flush=False):
-    (sys.stdout if file is None else file).write(sep.join(map(str, args)) + end)
-builtins.print = _write_print
-from {slug}.cli import main
-sys.exit(main())
-''',
-}
+    assert failed_checks(V3, "crud", ["total_value"], ws, cfg) == {}
+    assert "want only '25.00'" in failed_checks(V4, "crud", ["total_value"], ws, cfg)["total_value"]
 
 
 @pytest.mark.slow
@@ -200,8 +159,8 @@ def test_a_bug_of_each_new_edge_class_passes_bench_v3_and_fails_bench_v4(mutant,
     spec_id, check = NEW_CLASS_BUGS[mutant]
     [m] = [m for m in V4.mutants(V4.spec(spec_id)) if m.name == mutant]
     ws = materialize(V4, V4.spec(spec_id), tmp_path / mutant, m)
-    assert _failed(V3, spec_id, [check], ws, cfg) == {}
-    failed = _failed(V4, spec_id, [check], ws, cfg)
+    assert failed_checks(V3, spec_id, [check], ws, cfg) == {}
+    failed = failed_checks(V4, spec_id, [check], ws, cfg)
     assert list(failed) == [check] and "golden rows differ" in failed[check]
 
 
@@ -213,8 +172,8 @@ def test_a_stdlib_shadow_that_exits_at_import_fools_bench_v3s_probe_but_not_benc
     cli = ws / "invtrack" / "cli.py"
     cli.write_text("import requests  # not the standard library\n" + cli.read_text())
     (ws / "ast.py").write_text("import sys\nsys.exit(0)\n")
-    assert _failed(V3, "crud", ["stdlib_only"], ws, cfg) == {}
-    assert list(_failed(V4, "crud", ["stdlib_only"], ws, cfg)) == ["stdlib_only"]
+    assert failed_checks(V3, "crud", ["stdlib_only"], ws, cfg) == {}
+    assert list(failed_checks(V4, "crud", ["stdlib_only"], ws, cfg)) == ["stdlib_only"]
 
 
 def test_bench_v4_is_frozen_as_verified():

@@ -13,7 +13,7 @@ import pytest
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.suite import Check, load_suite, materialize
-from tests.suites.test_bench_v4 import STYLES
+from tests.support.benchv4 import STYLES
 from tests.support.grading import check_results
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")
@@ -67,7 +67,7 @@ def _edge_rows_only(spec_id: str, name: str, folder: Path) -> Check:
     return only
 
 
-def _failed(checks: list[Check], ws: Path, cfg) -> dict[str, str]:
+def failed_checks(checks: list[Check], ws: Path, cfg) -> dict[str, str]:
     return {r.name: r.detail for r in check_results(checks, ws, cfg) if not r.passed}
 
 
@@ -85,8 +85,8 @@ def test_a_bug_of_each_shared_edge_class_passes_bench_v3_and_fails_the_new_rows(
                                                                                  tmp_path):
     [m] = [m for m in V4.mutants(V4.spec(spec_id)) if m.name == mutant]
     ws = materialize(V4, V4.spec(spec_id), tmp_path / mutant, m)
-    assert _failed([_check(V3, spec_id, check)], ws, cfg) == {}
-    failed = _failed([_edge_rows_only(spec_id, check, tmp_path)], ws, cfg)
+    assert failed_checks([_check(V3, spec_id, check)], ws, cfg) == {}
+    failed = failed_checks([_edge_rows_only(spec_id, check, tmp_path)], ws, cfg)
     assert list(failed) == [check] and "edge-" in failed[check]
 
 
@@ -99,7 +99,7 @@ def test_the_reference_printing_through_stdout_buffer_passes_every_new_row(spec_
     checks = [_edge_rows_only(spec_id, c.name, tmp_path / c.name) for c in spec.checks
               if c.kind == "rows" and _edge_rows(c)]
     assert len(checks) == {"crud": 1, "txn": 2, "money": 2}[spec_id]
-    assert _failed(checks, ws, cfg) == {}
+    assert failed_checks(checks, ws, cfg) == {}
 
 
 ALT = {"crud": "alt_apps/invtrack", "txn": "alt_apps/txkvbench", "money": "alt_apps_v3/splitpay"}
@@ -114,4 +114,4 @@ def test_an_independent_correct_app_passes_every_new_row(spec_id, cfg, tmp_path)
     shutil.copytree(REPO_ROOT / "tests" / "fixtures" / ALT[spec_id], ws)
     checks = [_edge_rows_only(spec_id, c.name, tmp_path / c.name) for c in spec.checks
               if c.kind == "rows" and _edge_rows(c)]
-    assert checks and _failed(checks, ws, cfg) == {}
+    assert checks and failed_checks(checks, ws, cfg) == {}

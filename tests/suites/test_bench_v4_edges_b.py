@@ -11,7 +11,7 @@ import pytest
 
 from swarmgym.config import load_config
 from swarmgym.suitekit.suite import materialize, seed_workspace
-from tests.suites.test_bench_v4 import STYLES, V3, V4, _failed
+from tests.support.benchv4 import STYLES, V3, V4, failed_checks
 
 GEN = V4.folder / "gen"
 
@@ -76,8 +76,8 @@ def test_a_bug_of_each_shared_edge_class_passes_bench_v3_and_fails_bench_v4_on_t
     spec_id, check, row_id = BUGS[mutant]
     [m] = [m for m in V4.mutants(V4.spec(spec_id)) if m.name == mutant]
     ws = materialize(V4, V4.spec(spec_id), tmp_path / mutant, m)
-    assert _failed(V3, spec_id, [check], ws, cfg) == {}
-    failed = _failed(V4, spec_id, [check], ws, cfg)
+    assert failed_checks(V3, spec_id, [check], ws, cfg) == {}
+    failed = failed_checks(V4, spec_id, [check], ws, cfg)
     assert list(failed) == [check] and f"{row_id} `" in failed[check]
 
 
@@ -88,7 +88,7 @@ def test_the_reference_printing_through_stdout_buffer_passes_every_new_row(spec_
     ws = materialize(V4, spec, tmp_path / spec_id)
     (ws / spec.app_slug / "__main__.py").write_text(STYLES["buffer_and_os_exit"].format(slug=spec.app_slug))
     checks = sorted({check for s, check, _ in BUGS.values() if s == spec_id})
-    assert _failed(V4, spec_id, checks, ws, cfg) == {}
+    assert failed_checks(V4, spec_id, checks, ws, cfg) == {}
 
 
 @pytest.mark.slow
@@ -97,4 +97,4 @@ def test_the_todokit_starter_answers_the_new_old_behaviour_rows_as_the_reference
     ws = tmp_path / "starter"
     seed_workspace(V4, V4.spec("extend"), ws)
     assert (ws / "todokit" / "cli.py").is_file()
-    assert _failed(V4, "extend", ["old_behaviour"], ws, cfg) == {}
+    assert failed_checks(V4, "extend", ["old_behaviour"], ws, cfg) == {}
