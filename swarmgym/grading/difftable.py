@@ -60,7 +60,8 @@ def load_table(path: Path, module: str) -> dict[str, Any]:
 def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *, step_timeout: float = STEP_TIMEOUT,
                deadline_s: float = 600.0, whole_box: bool = False, steps_per_fork: int = STEPS_PER_FORK,
                deadline_at: float | None = None) -> dict[str, Any]:
-    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value.
+    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value (nor a CPU
+    budget: only ``cpu_baseline``, when a row has one, so a real subprocess's start-up is not counted).
     ``deadline_at``: when the driver stops, on this host's monotonic clock (the box shares it)."""
     picked = []
     for n in rows:
@@ -68,9 +69,10 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
         picked.append({"n": n, "files_in": row.get("files_in") or {},
                        "steps": [{"argv": st["argv"], "stdin": st.get("stdin"), "read": sorted(st.get("files") or {}),
                                   **({"cwd": st["cwd"]} if st.get("cwd") else {})} for st in row["steps"]]})
+    budgeted = any(st.get("budget_s") is not None for n in rows for st in table["rows"][n]["steps"])
     return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
             "deadline_s": deadline_s, "deadline_at": deadline_at, "whole_box": whole_box,
-            "steps_per_fork": steps_per_fork}
+            "steps_per_fork": steps_per_fork, **({"cpu_baseline": True} if budgeted else {})}
 
 
 def command(inputs: dict[str, Any]) -> str:
