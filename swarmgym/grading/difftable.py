@@ -19,8 +19,10 @@ box's reason).
 """
 from __future__ import annotations
 
+import base64
 import json
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,7 @@ DRIVER = Path(__file__).with_name("difftable_driver.py")
 EOF_MARK = "SWARMGYM_DIFFTABLE_EOF"
 MARK = "SWARMGYM-DIFF "
 MAX_SHOWN = 5
+PACK_OVER = 32 * 1024  # bytes of JSON inputs sent as they are; larger ones go compressed
 CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only if none of those fails
 STEP_TIMEOUT = 10.0  # seconds per step on the fast path
 CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess
@@ -77,8 +80,16 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
 
 def command(inputs: dict[str, Any]) -> str:
     """The bash command that runs the driver on ``inputs`` (source and inputs on stdin, ``python3 -P``:
-    the workspace is not on the driver's own import path)."""
-    src = DRIVER.read_text() + f"\nINPUTS = {json.dumps(inputs)!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    the workspace is not on the driver's own import path).  The command is one argv string (``bash -c``),
+    which the kernel caps at 128 KB: inputs past ``PACK_OVER`` bytes (a ``largest`` row's 5,000-line log)
+    travel zlib-compressed, base64-encoded."""
+    text = json.dumps(inputs)
+    if len(text) > PACK_OVER:
+        packed = base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+        tail = f"\nINPUTS = {packed!r}\nsys.exit(main(unpack(INPUTS)))\n"
+    else:
+        tail = f"\nINPUTS = {text!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    src = DRIVER.read_text() + tail
     if EOF_MARK in src:
         raise SuiteError(f"golden table may not contain {EOF_MARK}")
     return f"exec python3 -P - <<'{EOF_MARK}'\n{src}\n{EOF_MARK}\n"

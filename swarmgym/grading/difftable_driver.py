@@ -696,4 +696,12 @@ def main(inputs):
     return 0
 
 
-INPUTS = None  # the sender appends: INPUTS = '...'; sys.exit(main(json.loads(INPUTS)))
+def unpack(packed):
+    """Inputs the sender compressed (zlib, then base64): large tables."""
+    import base64
+    import zlib
+
+    return json.loads(zlib.decompress(base64.b64decode(packed)))
+
+
+INPUTS = None  # the sender appends: INPUTS = '...'; sys.exit(main(json.loads(INPUTS))) (or main(unpack(INPUTS)))
