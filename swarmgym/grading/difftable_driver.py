@@ -282,7 +282,8 @@ def fingerprint():
 def steps_process(module, plan, first, io, status):
     """A forked process running steps ``first``… of ``plan`` (one row's or several rows'), each
     reported as ``S i cpu`` / ``E i code dirty cpu`` on ``status`` (``cpu``: the CPU used so far, at the
-    step's start and end), the files it wrote read back into its fd 3; after each step it resets what a fresh process would not have.  A step that leaves a thread
+    step's start and end), the files it wrote read back into its fd 3; after each step it resets what a
+    fresh process would not have.  A step that leaves a thread
     running or changes an imported module or the builtins ends the process: the next step gets a
     fresh one."""
     code = 0

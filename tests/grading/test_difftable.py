@@ -233,7 +233,8 @@ def test_both_modes_report_each_steps_cpu_seconds_without_the_interpreters_start
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
     box = GradingContext(workspace=toy, cfg=cfg).box
     rows = [row("spin", step(["spin", "0.4"], stdout="spun\n", budget_s=5)),
-            row("spin-exit", step(["spin-exit", "0.3"], stdout="spun\n")), row("echo", step(["echo", "x"], stdout="x\n"))]
+            row("spin-exit", step(["spin-exit", "0.3"], stdout="spun\n")),
+            row("echo", step(["echo", "x"], stdout="x\n"))]
     for mode in ("fork", "subproc"):
         inputs = difftable.box_inputs({"module": "toy", "rows": rows}, range(3), mode, whole_box=True)
         assert inputs["cpu_baseline"] is True and "budget_s" not in json.dumps(inputs)

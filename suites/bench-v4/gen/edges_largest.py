@@ -3,9 +3,10 @@ step within a CPU budget derived from the reference's own CPU (``budget_s``, wri
 
 Read from the prompts: where a prompt states a maximum (orderfsm's 20-character ORDER) the row uses it;
 elsewhere a size a real user plausibly gives — a name of tens of thousands of characters, a quantity in the
-billions, an order of a million items, parentheses nested 100 deep, transactions nested 1,200 deep, a
-4,000-statement script, a 600-record CSV, 1,000 JSON objects, JSON nested 600 deep, a 4,000-line log spanning a day and a
-half, a to-do file of 800 tasks, a split among 40 people, amounts of 5 x 10^16 dollars and a 15 % tip on 1.2 x 10^16.  Sizes stay within
+billions, an order of a million items, parentheses nested 100 deep and sums of 5,000 terms, transactions
+nested 1,200 deep, a 4,000-statement script, a 600-record CSV, 1,000 JSON objects, JSON nested 600 deep, a
+4,000-line log spanning a day and a half, a to-do file of 800 tasks, a split among 40 people, amounts of
+5 x 10^16 dollars and a 15 % tip on 1.2 x 10^16.  Sizes stay within
 what the reference answers (its recursion stops near 200 nested parentheses and 800 nested JSON arrays)
 and within what one box command and the 64 KB of stdout a step keeps can carry.  Every expectation is the
 reference's (gen_v4.freeze_step); a row asserts only what the prompt fixes.
@@ -66,12 +67,13 @@ RDCALC = [
     _row("rdcalc-term-2000", ["R-TERM-LEFT"], _step(["eval", "*".join(["3/3"] * 1000) + "*7"])),
 ]
 
-# ---------------------------------------------------------------- txkvbench: 1,200 nested transactions, 4,000 statements
+# ------------------------------------------------------- txkvbench: 1,200 nested transactions, 4,000 statements
 
 DEPTH = 1200
 _NEST = "SET base 0; " + "".join(f"BEGIN; SET j{i} {i}; " for i in range(1, DEPTH + 1))
 TXKVBENCH = [
-    _row("txkvbench-nested-1200", ["T-BEGIN-NEST", "T-ROLLBACK-INNER", "T-COMMIT-MERGE", "T-COMMIT-OUTER-WRITES", "T-GET"],
+    _row("txkvbench-nested-1200",
+         ["T-BEGIN-NEST", "T-ROLLBACK-INNER", "T-COMMIT-MERGE", "T-COMMIT-OUTER-WRITES", "T-GET"],
          _step(_db("exec", _NEST + "GET base; GET j1; GET j1200; COUNT; ROLLBACK; GET j1200; GET j1199; "
                    + "COMMIT; " * (DEPTH - 1) + "GET base; COUNT")),
          _step(_db("exec", "GET base; GET j1; GET j1199; GET j1200; COUNT"))),
@@ -81,7 +83,7 @@ TXKVBENCH = [
          _step(_db("exec", "COUNT; GET k2999; GET k2997"))),
 ]
 
-# ---------------------------------------------------------------- tabconv: a 600-record CSV, 1,000 objects, a long field, deep JSON
+# ------------------------------------------- tabconv: a 600-record CSV, 1,000 objects, a long field, deep JSON
 
 _CSV = "sku,name,qty,price,ok\n" + "".join(
     f"A{i:04d},\"Bolt, size {i % 17}\",{i * 37 % 1000},{i % 50}.{i % 100:02d},{'true' if i % 3 else ''}\n"
@@ -168,11 +170,12 @@ def _log(n: int = 4000) -> str:
 LOGSTAT = [
     _row("logstat-4000-lines", ["L-SUMMARY", "L-MEAN", "L-BYTES-SUM", "L-TOP", "L-PCT", "L-MALFORMED",
                                 "L-RATE"],
-         _step(["summary", "{dir}/access.log"]), _step(["top", "{dir}/access.log", "--n", "50"]), _step(["latency", "{dir}/access.log"]),
+         _step(["summary", "{dir}/access.log"]), _step(["top", "{dir}/access.log", "--n", "50"]),
+         _step(["latency", "{dir}/access.log"]),
          _step(["rate", "{dir}/access.log"]), files_in={"{dir}/access.log": _log()}),
 ]
 
-# ---------------------------------------------------------------- todokit: a to-do file of 800 tasks (the current version's format)
+# ------------------------------------------- todokit: a to-do file of 800 tasks (the current version's format)
 
 
 def _v1_file(n: int = 800) -> str:

@@ -10,7 +10,9 @@ Where the rows come from:
 - bench-v3's behavioural shell checks (``help``, ``total_value``, ``right_assoc_pow``, ``nested_rollback``,
   ``acceptance``, ``csv_line_ends``, ``default_file``), one table each (:data:`CHECK_ROWS`), so their text
   never enters the box;
-- the cross-cutting edge-class rows of ``gen/edges.py``.
+- the cross-cutting edge-class rows of ``gen/edges.py`` and ``gen/edges_<name>.py`` (``gen/edges_more.py``);
+  the ``largest`` rows' steps get ``budget_s``, CPU seconds: ``rowmatch.budget_for`` the median of the
+  reference's CPU over three runs (:func:`cpu_budgets`).
 
 Every step is run against the spec's reference app with the grading's own driver (fork mode, in the
 reference folder), and its outcome becomes the frozen expectation; grading never runs the reference.  The
