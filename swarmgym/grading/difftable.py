@@ -36,7 +36,7 @@ DRIVER = Path(__file__).with_name("difftable_driver.py")
 EOF_MARK = "SWARMGYM_DIFFTABLE_EOF"
 MARK = "SWARMGYM-DIFF "
 MAX_SHOWN = 5
-PACK_OVER = 32 * 1024  # bytes of JSON inputs sent as they are; larger ones go compressed
+PACK_OVER = 120 * 1024  # bytes of a command sent as it is (the kernel's cap on one argv string: 128 KB)
 CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only if none of those fails
 STEP_TIMEOUT = 10.0  # seconds per step on the fast path
 CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess
@@ -81,15 +81,14 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
 def command(inputs: dict[str, Any]) -> str:
     """The bash command that runs the driver on ``inputs`` (source and inputs on stdin, ``python3 -P``:
     the workspace is not on the driver's own import path).  The command is one argv string (``bash -c``),
-    which the kernel caps at 128 KB: inputs past ``PACK_OVER`` bytes (a ``largest`` row's 5,000-line log)
-    travel zlib-compressed, base64-encoded."""
-    text = json.dumps(inputs)
-    if len(text) > PACK_OVER:
-        packed = base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+    which the kernel caps at 128 KB: a command that would pass ``PACK_OVER`` bytes (a ``largest`` row's
+    4,000-line log) carries its inputs zlib-compressed, base64-encoded; any other is sent as before."""
+    driver = DRIVER.read_text()
+    tail = f"\nINPUTS = {json.dumps(inputs)!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    if len(driver.encode()) + len(tail.encode()) > PACK_OVER:
+        packed = base64.b64encode(zlib.compress(json.dumps(inputs).encode(), 9)).decode()
         tail = f"\nINPUTS = {packed!r}\nsys.exit(main(unpack(INPUTS)))\n"
-    else:
-        tail = f"\nINPUTS = {text!r}\nsys.exit(main(json.loads(INPUTS)))\n"
-    src = DRIVER.read_text() + tail
+    src = driver + tail
     if EOF_MARK in src:
         raise SuiteError(f"golden table may not contain {EOF_MARK}")
     return f"exec python3 -P - <<'{EOF_MARK}'\n{src}\n{EOF_MARK}\n"

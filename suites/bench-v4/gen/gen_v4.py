@@ -11,7 +11,7 @@ Where the rows come from:
   ``acceptance``, ``csv_line_ends``, ``default_file``), one table each (:data:`CHECK_ROWS`), so their text
   never enters the box;
 - the cross-cutting edge-class rows of ``gen/edges.py`` and ``gen/edges_<name>.py`` (``gen/edges_more.py``);
-  the ``largest`` rows' steps get ``budget_s``, CPU seconds: ``rowmatch.budget_for`` the median of the
+  the ``largest`` rows' steps get ``budget_s``, CPU seconds: ``rowmatch.budget_for`` the least of the
   reference's CPU over three runs (:func:`cpu_budgets`).
 
 Every step is run against the spec's reference app with the grading's own driver (fork mode, in the
@@ -233,12 +233,13 @@ def freeze(slug: str, rows: list[dict[str, Any]], v3: bool) -> list[dict[str, An
     return frozen
 
 
-BUDGET_RUNS = 3  # the reference's CPU of a budgeted step is the median of this many runs
+BUDGET_RUNS = 3  # the reference's CPU of a budgeted step is the least of this many runs (load only adds CPU)
 
 
 def cpu_budgets(slug: str, rows: list[dict[str, Any]], got: dict[int, dict[str, Any]]) -> dict[tuple[int, int], float]:
     """``budget_s`` of every step of the ``largest`` rows, by (row, step): :func:`rowmatch.budget_for` the
-    median of the reference's CPU seconds over ``BUDGET_RUNS`` fork-mode runs (``got`` is the first)."""
+    least of the reference's CPU seconds over ``BUDGET_RUNS`` fork-mode runs (``got`` is the first): a
+    loaded machine inflates CPU time (shared caches), so the least is the closest to the step's own cost."""
     picked = [n for n, r in enumerate(rows) if "largest" in r.get("edges", [])]
     if not picked:
         return {}
@@ -249,10 +250,8 @@ def cpu_budgets(slug: str, rows: list[dict[str, Any]], got: dict[int, dict[str, 
     out = {}
     for i, n in enumerate(picked):
         for k in range(len(rows[n]["steps"])):
-            cpus = sorted(run[i]["steps"][k]["cpu"] for run in runs)
-            out[n, k] = rowmatch.budget_for(cpus[len(cpus) // 2])
-        total = sum(sorted(run[i]["steps"][k]["cpu"] for run in runs)[len(runs) // 2]
-                    for k in range(len(rows[n]["steps"])))
+            out[n, k] = rowmatch.budget_for(min(run[i]["steps"][k]["cpu"] for run in runs))
+        total = sum(min(run[i]["steps"][k]["cpu"] for run in runs) for k in range(len(rows[n]["steps"])))
         print(f"  {slug} row {rows[n]['id']}: reference CPU {total:.3f} s over {len(rows[n]['steps'])} step(s)")
     return out
 
