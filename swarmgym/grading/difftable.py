@@ -19,8 +19,10 @@ box's reason).
 """
 from __future__ import annotations
 
+import base64
 import json
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,7 @@ DRIVER = Path(__file__).with_name("difftable_driver.py")
 EOF_MARK = "SWARMGYM_DIFFTABLE_EOF"
 MARK = "SWARMGYM-DIFF "
 MAX_SHOWN = 5
+PACK_OVER = 120 * 1024  # bytes of a command sent as it is (the kernel's cap on one argv string: 128 KB)
 CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only if none of those fails
 STEP_TIMEOUT = 10.0  # seconds per step on the fast path
 CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess
@@ -60,7 +63,8 @@ def load_table(path: Path, module: str) -> dict[str, Any]:
 def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *, step_timeout: float = STEP_TIMEOUT,
                deadline_s: float = 600.0, whole_box: bool = False, steps_per_fork: int = STEPS_PER_FORK,
                deadline_at: float | None = None) -> dict[str, Any]:
-    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value.
+    """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value (nor a CPU
+    budget: only ``cpu_baseline``, when a row has one, so a real subprocess's start-up is not counted).
     ``deadline_at``: when the driver stops, on this host's monotonic clock (the box shares it)."""
     picked = []
     for n in rows:
@@ -68,15 +72,23 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
         picked.append({"n": n, "files_in": row.get("files_in") or {},
                        "steps": [{"argv": st["argv"], "stdin": st.get("stdin"), "read": sorted(st.get("files") or {}),
                                   **({"cwd": st["cwd"]} if st.get("cwd") else {})} for st in row["steps"]]})
+    budgeted = any(st.get("budget_s") is not None for n in rows for st in table["rows"][n]["steps"])
     return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
             "deadline_s": deadline_s, "deadline_at": deadline_at, "whole_box": whole_box,
-            "steps_per_fork": steps_per_fork}
+            "steps_per_fork": steps_per_fork, **({"cpu_baseline": True} if budgeted else {})}
 
 
 def command(inputs: dict[str, Any]) -> str:
     """The bash command that runs the driver on ``inputs`` (source and inputs on stdin, ``python3 -P``:
-    the workspace is not on the driver's own import path)."""
-    src = DRIVER.read_text() + f"\nINPUTS = {json.dumps(inputs)!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    the workspace is not on the driver's own import path).  The command is one argv string (``bash -c``),
+    which the kernel caps at 128 KB: a command that would pass ``PACK_OVER`` bytes (a ``largest`` row's
+    4,000-line log) carries its inputs zlib-compressed, base64-encoded; any other is sent as before."""
+    driver = DRIVER.read_text()
+    tail = f"\nINPUTS = {json.dumps(inputs)!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    if len(driver.encode()) + len(tail.encode()) > PACK_OVER:
+        packed = base64.b64encode(zlib.compress(json.dumps(inputs).encode(), 9)).decode()
+        tail = f"\nINPUTS = {packed!r}\nsys.exit(main(unpack(INPUTS)))\n"
+    src = driver + tail
     if EOF_MARK in src:
         raise SuiteError(f"golden table may not contain {EOF_MARK}")
     return f"exec python3 -P - <<'{EOF_MARK}'\n{src}\n{EOF_MARK}\n"

@@ -38,9 +38,18 @@ Running as ``python3 -P`` keeps the workspace off the driver's own import path (
 cannot hijack the driver); a step puts the workspace first on ``sys.path`` as ``python3 -m`` does,
 and forgets the modules the driver imported that the workspace shadows.
 
-Output: ``MARK {"rows": [{"n", "steps": [{"code", "timeout", "out", "err", "out_cut", "err_cut",
+Output: ``MARK {"rows": [{"n", "steps": [{"code", "timeout", "cpu", "out", "err", "out_cut", "err_cut",
 "files": {PATH: {"text": T} | {"missing": true} | {"error": E}}}]} | {"n", "skipped": true}]}``
 (``skipped``: the deadline came before the row ended).
+
+``cpu``: the CPU seconds (user + system) the step took, its process and the children it waited for
+(None when it timed out or did not run).  On the fast path the forked process measures it with
+``getrusage`` (``RUSAGE_SELF`` + ``RUSAGE_CHILDREN``) around the step; a step that ends its process is
+measured from ``wait4``'s usage of that process, less what it had used when the step began.  As a real
+subprocess it is the driver's ``RUSAGE_CHILDREN`` delta around the step, less the interpreter's start-up:
+with ``cpu_baseline`` set, the driver first times ``python3 -c 'import …'`` of the standard-library
+modules the fast path would have imported before forking (the least of two runs), so both modes count
+the app's own work only.
 """
 import sys
 
@@ -52,6 +61,7 @@ import importlib.machinery  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import resource  # noqa: E402
 import runpy  # noqa: E402
 import select  # noqa: E402
 import shutil  # noqa: E402
@@ -67,7 +77,7 @@ MARK = "SWARMGYM-DIFF "  # the harness reads the last line that starts with it (
 CAP = 64 * 1024  # bytes kept of a step's stdout (head) and stderr (tail)
 BUDGET = 4 * 1024 * 1024  # bytes of output kept over the whole table; past it each stream keeps 4 KB
 FILE_CAP = 1024 * 1024  # largest file read back
-CUT = (None, None)  # a step's outcome when the table's deadline came first: not run, or cut short
+CUT = (None, None, None)  # a step's outcome when the table's deadline came first: not run, or cut short
 WARM = {"argparse", "array", "base64", "bisect", "calendar", "collections", "contextlib", "copy", "csv", "dataclasses",
         "datetime", "decimal", "enum", "fnmatch", "fractions", "functools", "glob", "hashlib", "heapq", "io",
         "itertools", "json", "locale", "logging", "math", "numbers", "operator", "os", "pathlib", "random", "re",
@@ -75,6 +85,7 @@ WARM = {"argparse", "array", "base64", "bisect", "calendar", "collections", "con
         "time", "traceback", "typing", "unicodedata", "uuid", "zlib"}
 COMPILED: dict = {}  # source path -> ((mtime_ns, size), code): the app's sources, compiled before forking
 _kept = [0]
+_getrusage = resource.getrusage  # bound before any row runs: a step cannot swap the driver's clock
 _get_code = importlib.machinery.SourceFileLoader.get_code
 
 
@@ -105,10 +116,65 @@ def _prctl_dumpable(flag):
         pass
 
 
-def prepare(root, max_files=300, max_bytes=256 * 1024, max_dirs=2000):
+def cpu_used():
+    """CPU seconds (user + system) this process and its waited-for children have used so far."""
+    me, kids = _getrusage(resource.RUSAGE_SELF), _getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def prepare(root):
     """Compile the app's sources and import the common standard-library modules they import —
     parsed and compiled here, never run."""
     names = set()
+    for path, st, tree in app_sources(root):
+        COMPILED[path] = ((st.st_mtime_ns, st.st_size), compile(tree, path, "exec", dont_inherit=True))
+        names |= imported(tree)
+    importlib.machinery.SourceFileLoader.get_code = _precompiled_get_code
+    for name in warm(root, names):
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - a module that does not import here: the row will say so
+            pass
+
+
+def warm(root, names):
+    """The common standard-library modules among ``names`` the workspace does not shadow (sorted)."""
+    return sorted((names & WARM) - shadowed(root, names))
+
+
+def imported(tree):
+    """The top-level names of the absolute imports in ``tree``."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def startup_cpu(root, tries=2):
+    """CPU seconds of ``python3 -c 'import …'`` (the start-up and the common standard-library modules
+    the app imports, which the fast path imports before forking): the least of ``tries`` runs."""
+    names = set()
+    for _path, _st, tree in app_sources(root):
+        names |= imported(tree)
+    code = "import " + ", ".join(warm(root, names)) if warm(root, names) else "pass"
+    best = None
+    for _ in range(tries):
+        before = cpu_used()
+        try:
+            subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=30, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return 0.0
+        spent = cpu_used() - before
+        best = spent if best is None else min(best, spent)
+    return best or 0.0
+
+
+def app_sources(root, max_files=300, max_bytes=256 * 1024, max_dirs=2000):
+    """(path, stat, parsed tree) of each of the app's Python sources (regular files, bounded)."""
     for top, dirs, files in os.walk(root):
         max_dirs -= 1
         if max_dirs <= 0:
@@ -125,20 +191,9 @@ def prepare(root, max_files=300, max_bytes=256 * 1024, max_dirs=2000):
                     continue
                 with open(path, "rb") as fh:
                     tree = ast.parse(fh.read(), filename=path)
-                COMPILED[path] = ((st.st_mtime_ns, st.st_size), compile(tree, path, "exec", dont_inherit=True))
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    names.update(a.name.split(".")[0] for a in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names.add(node.module.split(".")[0])
-    importlib.machinery.SourceFileLoader.get_code = _precompiled_get_code
-    for name in sorted((names & WARM) - shadowed(root, names)):
-        try:
-            __import__(name)
-        except Exception:  # noqa: BLE001 - a module that does not import here: the row will say so
-            pass
+            yield path, st, tree
 
 
 def shadowed(root, names):
@@ -226,8 +281,9 @@ def fingerprint():
 
 def steps_process(module, plan, first, io, status):
     """A forked process running steps ``first``… of ``plan`` (one row's or several rows'), each
-    reported as ``S i`` / ``E i code dirty`` on ``status``, the files it wrote read back into its
-    fd 3; after each step it resets what a fresh process would not have.  A step that leaves a thread
+    reported as ``S i cpu`` / ``E i code dirty cpu`` on ``status`` (``cpu``: the CPU used so far, at the
+    step's start and end), the files it wrote read back into its fd 3; after each step it resets what a
+    fresh process would not have.  A step that leaves a thread
     running or changes an imported module or the builtins ends the process: the next step gets a
     fresh one."""
     code = 0
@@ -250,15 +306,16 @@ def steps_process(module, plan, first, io, status):
                 os.dup2(fd, target)
             if plan[i].get("cwd"):  # a step run from another folder (the app still imported from the workspace)
                 os.chdir(plan[i]["cwd"])
-            os.write(status, f"S {i}\n".encode())
+            os.write(status, f"S {i} {cpu_used():.6f}\n".encode())
             rc = run_step(module, plan[i]["argv"], cwd, streams)
+            spent = cpu_used()
             if os.getpid() != me:  # a process the step forked came back here: its program is over
                 os._exit(rc)
             os.write(io[i][3], json.dumps({p: read_back(p) for p in plan[i]["read"]}).encode())
             sys.modules.clear()  # what the step imported is gone, as in a fresh process
             sys.modules.update(modules)
             dirty = any(t is not threading.current_thread() for t in threading.enumerate()) or fingerprint() != before
-            os.write(status, f"E {i} {rc} {int(dirty)}\n".encode())
+            os.write(status, f"E {i} {rc} {int(dirty)} {spent:.6f}\n".encode())
             if dirty:
                 break
             sys.path = list(path)
@@ -408,9 +465,9 @@ def _fork(keep, whole_box):
 
 
 def fork_steps(module, plan, io, timeout, keep, whole_box, deadline):
-    """Every step of ``plan`` on the fast path: [(code, timed out?)] (None: the step did not run;
-    ``CUT``: the deadline came first)."""
-    out = [(None, False)] * len(plan)
+    """Every step of ``plan`` on the fast path: [(code, timed out?, cpu seconds)] (code None: the step did
+    not run; ``CUT``: the deadline came first)."""
+    out = [(None, False, None)] * len(plan)
     first = 0
     while first < len(plan):
         if time.monotonic() >= deadline:
@@ -446,7 +503,7 @@ def fork_steps(module, plan, io, timeout, keep, whole_box, deadline):
 def _follow(pid, r, first, n, timeout, out, last):
     """Read a row process's step reports until it ends; record each step; the next step to run
     (``n`` once the table's deadline ``last`` cut a step short)."""
-    running, ended, buf, gone = None, first - 1, b"", False
+    running, ended, buf, gone, began = None, first - 1, b"", False, 0.0
     deadline = min(time.monotonic() + timeout, last)
     try:
         pidfd = os.pidfd_open(pid)  # the process's end, even while a grandchild keeps the pipe open
@@ -465,7 +522,7 @@ def _follow(pid, r, first, n, timeout, out, last):
                     out[step:] = [CUT] * (n - step)
                     return n
                 if step < n:
-                    out[step] = (-signal.SIGKILL, True)
+                    out[step] = (-signal.SIGKILL, True, None)
                 return step + 1
             gone = pidfd in ready
             try:
@@ -480,24 +537,36 @@ def _follow(pid, r, first, n, timeout, out, last):
             buf = buf[-256:]  # a report line is short: anything longer is noise
             for line in lines:
                 parts = line.split()
-                if len(parts) == 2 and parts[0] == b"S" and parts[1] == str(ended + 1).encode() and running is None:
+                if len(parts) == 3 and parts[0] == b"S" and parts[1] == str(ended + 1).encode() and running is None:
                     running, deadline = ended + 1, min(time.monotonic() + timeout, last)
-                elif len(parts) == 4 and parts[0] == b"E" and running is not None and parts[1] == str(running).encode():
+                    began = _seconds(parts[2])
+                elif len(parts) == 5 and parts[0] == b"E" and running is not None and parts[1] == str(running).encode():
+                    spent = _seconds(parts[4])
                     try:
-                        out[running] = (int(parts[2]), False)
+                        out[running] = (int(parts[2]), False, None if spent is None or began is None else
+                                        max(0.0, spent - began))
                     except ValueError:
-                        out[running] = (None, False)
+                        out[running] = (None, False, None)
                     ended, running = running, None
     finally:
         if pidfd is not None:
             os.close(pidfd)
-    status = os.waitpid(pid, 0)[1]
+    _, status, usage = os.wait4(pid, 0)
     step = running if running is not None else ended + 1
     if running is not None or ended + 1 == first:  # the process ended inside a step (or before the first)
         if step < n:
-            out[step] = (os.waitstatus_to_exitcode(status), False)
+            total = usage.ru_utime + usage.ru_stime  # the process and the children it waited for
+            spent = None if running is None or began is None else max(0.0, total - began)
+            out[step] = (os.waitstatus_to_exitcode(status), False, spent)
         return step + 1
     return ended + 1
+
+
+def _seconds(field):
+    try:
+        return float(field)
+    except ValueError:
+        return None
 
 
 def _kill(pid):
@@ -508,9 +577,9 @@ def _kill(pid):
             pass
 
 
-def subproc_steps(module, plan, io, timeout, keep, whole_box, deadline):
-    """Every step of ``plan`` as a real ``python3 -m`` subprocess: [(code, timed out?)] (``CUT``: the
-    deadline came first)."""
+def subproc_steps(module, plan, io, timeout, keep, whole_box, deadline, startup=0.0):
+    """Every step of ``plan`` as a real ``python3 -m`` subprocess: [(code, timed out?, cpu seconds less
+    ``startup``)] (``CUT``: the deadline came first)."""
     out = []
     for i, step in enumerate(plan):
         left = deadline - time.monotonic()
@@ -518,26 +587,28 @@ def subproc_steps(module, plan, io, timeout, keep, whole_box, deadline):
             out += [CUT] * (len(plan) - i)
             break
         limit = min(timeout, left)
+        before = cpu_used()  # the driver's own children so far: the step's is the difference
         try:
             env = dict(os.environ, PYTHONPATH=os.getcwd()) if step.get("cwd") else None
             p = subprocess.Popen([sys.executable, "-m", module, *step["argv"]], stdin=io[i][0], stdout=io[i][1],
                                  stderr=io[i][2], start_new_session=True, cwd=step.get("cwd") or None, env=env)
         except OSError as e:
             os.write(io[i][2], f"swarmgym: cannot start python3 -m {module}: {e}\n".encode())
-            out.append((None, False))
+            out.append((None, False, None))
             continue
         try:
-            out.append((p.wait(limit), False))
+            code = p.wait(limit)
+            out.append((code, False, max(0.0, cpu_used() - before - startup)))
         except subprocess.TimeoutExpired:
             _kill(p.pid)
             code = p.wait()
-            out.append((code, True) if limit >= timeout else CUT)
+            out.append((code, True, None) if limit >= timeout else CUT)
         sweep(keep, p.pid, whole_box)
         os.write(io[i][3], json.dumps({f: read_back(f) for f in step["read"]}).encode())
     return out
 
 
-def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline):
+def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline, startup=0.0):
     """Rows (each in a fresh folder for ``{db}`` / ``{dir}``) through one planned run of their steps; a
     row the deadline cut short is ``skipped``."""
     dirs, plan = [], []
@@ -557,17 +628,19 @@ def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline):
                       "read": [subst(p) for p in st.get("read") or []], "names": list(st.get("read") or [])}
                      for st in row["steps"]]
         io = [open_io(base, i, st["stdin"]) for i, st in enumerate(plan)]
-        outcomes = (fork_steps if mode == "fork" else subproc_steps)(module, plan, io, timeout, keep, whole_box,
-                                                                     deadline)
+        if mode == "fork":
+            outcomes = fork_steps(module, plan, io, timeout, keep, whole_box, deadline)
+        else:
+            outcomes = subproc_steps(module, plan, io, timeout, keep, whole_box, deadline, startup)
         results = {row["n"]: {"n": row["n"], "steps": []} for row in rows}
-        for st, fds, (code, timed_out) in zip(plan, io, outcomes):
+        for st, fds, (code, timed_out, cpu) in zip(plan, io, outcomes):
             if timed_out is None or "skipped" in results[st["row"]]:
                 results[st["row"]] = {"n": st["row"], "skipped": True}
                 continue
             out, out_cut = read_capture(fds[1], head=True)
             err, err_cut = read_capture(fds[2], head=False)
             files = files_read(fds[3], st["read"])
-            results[st["row"]]["steps"].append({"code": code, "timeout": timed_out, "out": out, "err": err,
+            results[st["row"]]["steps"].append({"code": code, "timeout": timed_out, "cpu": cpu, "out": out, "err": err,
                                                 "out_cut": out_cut, "err_cut": err_cut,
                                                 "files": {name: files[p] for name, p in zip(st["names"], st["read"])}})
         return [results[row["n"]] for row in rows]
@@ -592,11 +665,14 @@ def batches(rows, steps_per_fork):
 
 def main(inputs):
     """Run ``inputs`` ({module, mode, rows, step_timeout, deadline_s, deadline_at, whole_box,
-    steps_per_fork}); print the results."""
+    steps_per_fork, cpu_baseline}); print the results."""
     _prctl_dumpable(0)
     mode, module = inputs.get("mode", "fork"), inputs["module"]
+    startup = 0.0
     if mode == "fork":
         prepare(os.getcwd())
+    elif inputs.get("cpu_baseline"):
+        startup = startup_cpu(os.getcwd())
     keep, whole_box = ancestors(), bool(inputs.get("whole_box"))
     deadline = time.monotonic() + float(inputs.get("deadline_s", 600))
     if inputs.get("deadline_at") is not None:  # the host's clock: the time the box took to start is spent too
@@ -610,7 +686,7 @@ def main(inputs):
             if time.monotonic() >= deadline:
                 results += [{"n": row["n"], "skipped": True} for row in batch]
                 continue
-            results += run_batch(module, batch, mode, timeout, base, keep, whole_box, deadline)
+            results += run_batch(module, batch, mode, timeout, base, keep, whole_box, deadline, startup)
     finally:
         for fds in _IO:
             for fd in fds:
@@ -621,4 +697,12 @@ def main(inputs):
     return 0
 
 
-INPUTS = None  # the sender appends: INPUTS = '...'; sys.exit(main(json.loads(INPUTS)))
+def unpack(packed):
+    """Inputs the sender compressed (zlib, then base64): large tables."""
+    import base64
+    import zlib
+
+    return json.loads(zlib.decompress(base64.b64decode(packed)))
+
+
+INPUTS = None  # the sender appends: INPUTS = '...'; sys.exit(main(json.loads(INPUTS))) (or main(unpack(INPUTS)))

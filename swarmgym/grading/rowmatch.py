@@ -20,11 +20,17 @@ an order the prompt leaves open), its exit status, and no traceback; that the da
 fresh read).  Written files are compared exactly too (``text`` byte for byte; ``csv`` / ``json`` as data;
 ``exists`` / ``absent`` only whether the step left one).  A step may run from another folder (``cwd``,
 e.g. ``{dir}``; the app still imported from the workspace).
+A step may carry ``budget_s``, CPU seconds (the ``largest`` rows): a step that used more fails even when
+its output is right.  The budget is :func:`budget_for` the reference's CPU at freeze time — ``BUDGET_FACTOR``
+times it, never under ``BUDGET_FLOOR_S`` — and CPU, not wall time, so a loaded machine does not fail a
+correct app; the driver counts the app's own work alike on the fast path and as a real subprocess (its
+start-up left out; :mod:`swarmgym.grading.difftable_driver`).
 A problem says which step, what was expected and what came out.
 """
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -32,8 +38,16 @@ from swarmgym.collect import jsonbound
 from swarmgym.grading import difftable_compare
 from swarmgym.grading.difftable_compare import TRACEBACK, file_problem, same_json
 
+BUDGET_FACTOR = 100  # a correct answer 100x slower than the reference's fails the row (issue #30)
+BUDGET_FLOOR_S = 1.0  # never less: an app's own imports and start-up work cost tens of ms the reference may not spend
 OUT_MODES = ("exact", "json", "value", "lines", "order", "words", "any")
 NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d+)*|[.,]\d+)")  # any digit run (Unicode digits too), with its sign
+
+
+def budget_for(reference_cpu: float) -> float:
+    """A step's CPU budget from the reference's CPU seconds: ``BUDGET_FACTOR`` times it, at least
+    ``BUDGET_FLOOR_S``, rounded up to a tenth of a second."""
+    return math.ceil(max(BUDGET_FACTOR * reference_cpu, BUDGET_FLOOR_S) * 10 - 1e-9) / 10
 
 
 def numbers(text: str) -> list[str]:
@@ -121,7 +135,14 @@ def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> s
     for path, want in (step.get("files") or {}).items():
         if problem := _text_problem(path, (got.get("files") or {}).get(path) or {"missing": True}, want):
             return problem
-    return None
+    return _budget_problem(step.get("budget_s"), got.get("cpu"))
+
+
+def _budget_problem(budget: float | None, cpu: float | None) -> str | None:
+    if budget is None or cpu is None or cpu <= budget:
+        return None
+    return (f"took {cpu:.1f} s of CPU, budget {budget:g} s ({BUDGET_FACTOR}x the reference's, "
+            f"at least {BUDGET_FLOOR_S:g} s)")
 
 
 def row_problem(row: dict[str, Any], got: dict[str, Any] | None, timeout: float) -> dict[str, Any] | None:

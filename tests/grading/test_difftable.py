@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from swarmgym.config import load_config
-from swarmgym.grading import difftable
+from swarmgym.grading import difftable, rowmatch
 from swarmgym.grading.context import GradingContext
 from swarmgym.suitekit.suite import Check
 from tests.support.grading import check_result
@@ -58,6 +58,17 @@ TOY = textwrap.dedent('''
             os.fork()
     elif cmd == "hog":
         b = bytearray(3 << 30)
+    elif cmd == "spin":
+        t = time.process_time()
+        while time.process_time() - t < float(args[0]):
+            pass
+        print("spun")
+    elif cmd == "spin-exit":
+        t = time.process_time()
+        while time.process_time() - t < float(args[0]):
+            pass
+        print("spun", flush=True)
+        os._exit(0)
     elif cmd == "count":
         n = int(os.environ.get("TOY_COUNT", "0")) + 1
         os.environ["TOY_COUNT"] = str(n)
@@ -213,3 +224,40 @@ def test_a_result_line_nested_past_any_decoder_is_no_result_not_a_recursion_erro
     assert difftable.parse(hostile) is None
     fine = difftable.MARK + json.dumps({"rows": [{"n": 0, "exit": 0, "stdout": "ok"}]})
     assert difftable.parse(hostile + fine + "\n") == {0: {"n": 0, "exit": 0, "stdout": "ok"}}
+
+
+def test_both_modes_report_each_steps_cpu_seconds_without_the_interpreters_start_up(tmp_path, toy):
+    """The fork path measures in the forked process (a step ending it by ``os._exit`` too); a real subprocess
+    is measured from outside, its start-up subtracted: both see the app's own work."""
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
+    box = GradingContext(workspace=toy, cfg=cfg).box
+    rows = [row("spin", step(["spin", "0.4"], stdout="spun\n", budget_s=5)),
+            row("spin-exit", step(["spin-exit", "0.3"], stdout="spun\n")),
+            row("echo", step(["echo", "x"], stdout="x\n"))]
+    for mode in ("fork", "subproc"):
+        inputs = difftable.box_inputs({"module": "toy", "rows": rows}, range(3), mode, whole_box=True)
+        assert inputs["cpu_baseline"] is True and "budget_s" not in json.dumps(inputs)
+        got = difftable.parse(box(difftable.command(inputs), timeout=120, output_cap=difftable.RESULT_CAP).stdout_tail)
+        spin, spin_exit, echo = (got[n]["steps"][0]["cpu"] for n in range(3))
+        assert 0.38 <= spin < 0.8 and 0.28 <= spin_exit < 0.7 and echo < 0.1, (mode, spin, spin_exit, echo)
+
+
+def test_a_row_over_its_cpu_budget_fails_after_its_confirmation_under_it_passes(tmp_path, toy):
+    rows = [row("slow", step(["spin", "0.6"], stdout="spun\n", budget_s=0.2)),
+            row("fast", step(["spin", "0.1"], stdout="spun\n", budget_s=2.0))]
+    graded = grade(tmp_path, toy, rows, problem=rowmatch.row_problem)
+    [failed] = graded.summary["failed"]
+    assert failed["id"] == "slow" and re.fullmatch(r"took 0\.\d s of CPU, budget 0\.2 s \(100x the reference's, "
+                                                    r"at least 1 s\)", failed["problem"]), failed
+
+
+def test_a_large_table_travels_packed_and_comes_back_whole(tmp_path, toy):
+    """A box command is one argv string (128 KB at most): a table past that goes compressed."""
+    big = "x" * 200_000
+    rows = [row("big", step(["stdin"], stdin=big, out="any"))]
+    cmd = difftable.command(difftable.box_inputs({"module": "toy", "rows": rows}, [0], whole_box=True))
+    assert len(cmd) < 64 * 1024
+    graded = grade(tmp_path, toy, [row("big", step(["stdin"], stdin=big, stdout=big.upper(), out="any"),
+                                       step(["echo", "after"], stdout="after\n"))], problem=rowmatch.row_problem)
+    assert graded.summary == {"rows": 1, "failed": [], "unconfirmed": 0}

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from swarmgym.config import load_config
-from swarmgym.grading.rowmatch import row_problem, step_problem
+from swarmgym.grading.rowmatch import budget_for, row_problem, step_problem
 from swarmgym.suitekit.suite import Check
 from tests.support.grading import check_result
 from tests.support.hostile import require_bwrap
@@ -133,3 +133,22 @@ def test_the_rows_kind_passes_every_output_style_and_fails_a_hedge_through_grade
     res = check_result(check, ws, cfg)
     assert not res.passed
     assert res.detail.startswith("1/6 golden rows differ: hedge `hedge`: stdout 'Total value: 24.99 25.00\\n' holds")
+
+
+def test_a_step_over_its_cpu_budget_fails_with_what_it_took_under_it_passes():
+    """The ``largest`` rows: a right answer 100x slower than the reference's fails the row."""
+    slow = step_problem(st(stdout="14\n", budget_s=0.9), got("14\n", cpu=3.2), 10)
+    assert slow == "took 3.2 s of CPU, budget 0.9 s (100x the reference's, at least 1 s)"
+    assert step_problem(st(stdout="14\n", budget_s=0.9), got("14\n", cpu=0.85), 10) is None
+    assert step_problem(st(stdout="15\n", budget_s=0.9), got("14\n", cpu=3.2), 10).startswith("stdout '14\\n'")
+
+
+def test_a_step_without_a_budget_is_judged_as_before_whatever_its_cpu():
+    assert step_problem(st(stdout="14\n"), got("14\n", cpu=500.0), 10) is None
+    assert step_problem(st(stdout="14\n", budget_s=1.0), got("14\n"), 10) is None  # an old driver: no cpu
+
+
+def test_a_budget_is_100x_the_references_cpu_never_under_a_second():
+    assert budget_for(0.004) == 1.0
+    assert budget_for(0.0123) == 1.3
+    assert budget_for(0.25) == 25.0
