@@ -6,6 +6,8 @@ Through ``swarmgym verify`` (and one ``swarmgym bench`` with a hostile command s
 - an app that builds nothing but patches the differential driver from inside its rows, forges the
   driver's output line and loots every process of the box passes no golden row and saves no golden
   value;
+- (bench-v4) a forged result line followed by half a line hides neither the driver's nor the
+  probe's own result line;
 - the reference app ending with ``os._exit(status)`` after a flush is graded functional;
 - a reference app with three poisoned rows (one hangs, one fork-bombs, one allocates 3 GB) fails
   exactly those three rows; the other rows still match and nothing is left running.
@@ -24,7 +26,10 @@ import psutil
 import pytest
 import yaml
 
+from swarmgym.config import load_config
 from swarmgym.suitekit.suite import load_suite, materialize
+from tests.support.attacks import CRUD, peek
+from tests.support.grading import check_results
 from tests.support.hostile import require_bwrap
 
 SUITE = load_suite("bench-v2")
@@ -195,3 +200,17 @@ def test_bench_records_a_driver_patching_app_as_not_functional(tmp_path):
     assert not results["golden_table"]["passed"] and "golden rows differ" in results["golden_table"]["detail"]
     assert not [g for g in golden_values() for p in (home / "apps").rglob("loot-*.json") if g in p.read_text()]
     shutil.rmtree(home / "apps", ignore_errors=True)
+
+
+def test_a_forged_result_line_left_half_finished_does_not_hide_the_drivers_or_the_probes_own(tmp_path):
+    """The fast twin of the peek through ``bench`` (tests/security/test_attacks_through_bench.py): every command
+    appends a whole forged driver result and then half a line to every stdout of the box; the driver's and the
+    probe's own result lines still come last and whole, so the wrong value fails and the failing tests are the app's."""
+    require_bwrap()
+    cfg = load_config(tmp_path / "home", environ={}, overrides={"sandbox.backend": "bwrap"})
+    checks = [c for c in CRUD.checks if c.name in ("total_value", "tests_pass")]
+    got = {r.name: r for r in check_results(checks, peek(tmp_path / "ws"), cfg)}
+    assert {n: (r.passed, r.error) for n, r in got.items()} == {"total_value": (False, None), "tests_pass": (False, None)}
+    assert "want only '25.00'" in got["total_value"].detail
+    assert "Total value: 25.00" not in got["total_value"].detail.split("want only")[0]  # neither found nor forged
+    assert got["tests_pass"].detail.startswith("pytest exit status 1"), got["tests_pass"].detail

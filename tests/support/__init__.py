@@ -15,5 +15,6 @@ test or a conftest imports by name lives here, one module per area:
 - :mod:`tests.support.hostile_workspace` — a workspace of links, FIFOs, a socket and a sparse file (issue #20);
 - :mod:`tests.support.tasks` — the fleet's tasks without worker processes (fast queue tests);
 - :mod:`tests.support.trend` — tiny homes for the trend tests;
+- :mod:`tests.support.attacks` — issue #30's attacking apps and a command swarm that unpacks a folder;
 - :mod:`tests.support.layers` — swarmgym's import graph and the layer table of docs/architecture.md.
 """

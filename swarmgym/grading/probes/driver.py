@@ -476,7 +476,7 @@ def main(inputs):
     except BaseException:  # noqa: BLE001 - the probe itself failed: said so, never the app's failure
         payload = {"harness_error": traceback.format_exc()[-4000:]}
     sweep(bool(inputs.get("whole_box")))
-    line = (MARK + json.dumps(payload) + "\n").encode()
+    line = ("\n" + MARK + json.dumps(payload) + "\n").encode()  # a line of its own, whatever an app left
     try:
         try:
             os.lseek(1, 0, os.SEEK_END)  # after whatever an app process wrote through /proc
