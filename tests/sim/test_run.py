@@ -96,11 +96,15 @@ def test_run_writes_what_goose_writes(tmp_path):
 @pytest.mark.slow  # several simulator runs: more than a few seconds
 def test_a_failed_core_task_exits_non_zero(tmp_path):
     seen = set()
-    for seed in range(12):  # crash ends its task failed or salvaged; failed must exit 1 (bench-v2: seeds 8-10 fail)
+    # crash ends its task failed or salvaged; failed must exit 1. Up to 12 seeds until both are seen: from
+    # seed 5 that is two runs today (5 salvaged, 6-10 failed), and still 12 seeds if the simulator changes
+    for seed in range(5, 17):
         _, res = _run(tmp_path, f"c{seed}", SWARMGYM_SIM_FORCE="crash", SWARMGYM_SIM_SEED=str(seed))
         report = json.loads(res.stdout)
         assert res.returncode == (1 if report["failed"] else 0)
         seen.add(res.returncode)
+        if seen == {0, 1}:
+            break
     assert seen == {0, 1}
 
 
@@ -118,7 +122,7 @@ def test_bad_sim_env_is_one_line_exit_2(tmp_path):
 @pytest.mark.slow  # several simulator runs: more than a few seconds
 def test_an_unknown_prompt_gets_a_small_honest_attempt_or_a_narrated_non_result(tmp_path):
     kinds = set()
-    for seed in range(12):
+    for seed in range(5, 17):  # up to 12 seeds until both are seen: three runs today (7 narrates, 5, 6 attempt)
         ws = tmp_path / f"u{seed}"
         ws.mkdir()
         res = sim_cli(tmp_path, "swarm", "run", "Write a haiku generator", "--output-format", "json", cwd=ws,
@@ -131,6 +135,8 @@ def test_an_unknown_prompt_gets_a_small_honest_attempt_or_a_narrated_non_result(
         elif calls == 0:
             assert report["failed"] == [] and not (ws / "app.py").exists()
             kinds.add("narrated")
+        if kinds == {"attempt", "narrated"}:
+            break
     assert kinds == {"attempt", "narrated"}
 
 
