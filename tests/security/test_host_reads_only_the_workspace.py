@@ -83,9 +83,9 @@ def test_verify_of_a_hostile_workspace_ends_bounded_and_shows_nothing_from_outsi
     require_bwrap()
     home, env, bad = hostile_home
     ws = home / "apps" / "hostile"
-    build(ws, home)  # checks time out at 15 s: the app's pytest wanders into its link to / (inside the box)
+    build(ws, home)  # checks time out at 5 s: the app's pytest wanders into its link to / (inside the box)
     code, out, rss = run_measured(swarmgym_argv(home, "verify", "--suite", "bench-v1", "--spec", "invtrack", "--json",
-                                                "--check-timeout", "15", str(ws)), env)
+                                                "--check-timeout", "5", str(ws)), env)
     assert code == 1, out  # graded (not functional), not crashed
     doc = json.loads(out[out.index("{"):])
     diag = doc["dimensions"]["diagnostics"]
@@ -93,7 +93,7 @@ def test_verify_of_a_hostile_workspace_ends_bounded_and_shows_nothing_from_outsi
     assert rss < RSS_BOUND_MB, f"peak RSS {rss:.0f} MB"
     assert leaked([out], bad) == []
     code2, table, _ = run_measured(swarmgym_argv(home, "verify", "--suite", "bench-v1", "--spec", "invtrack",
-                                                   "--check-timeout", "15", str(ws)),
+                                                   "--check-timeout", "5", str(ws)),
                                    env)
     assert code2 == 1 and leaked([table], bad) == []
 
