@@ -102,7 +102,7 @@ def hostile_swarm_config(home: Path, **extra) -> None:
     (home / "config.yaml").write_text(yaml.safe_dump({
         "suite": "bench-v1",
         "swarm": {"adapter": "command", "timeout": 120, "command": ["sh", "-c", SCRIPT, "sh", str(home)]},
-        "checks": {"timeout": 15},  # the app's pytest follows rootdir -> / (inside its box) until killed
+        "checks": {"timeout": 5},  # the app's pytest follows rootdir -> / (inside its box) until killed
         # room for the 2 GB sparse file: this test is about what the harness reads, not the swarm's caps
         "sandbox": {"backend": "bwrap", "swarm_file_size_mb": 3072, "workspace_mb": 4096}, **extra}))
 
