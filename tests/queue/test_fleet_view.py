@@ -52,7 +52,7 @@ def host(view: dict, name: str) -> dict | None:
 
 @pytest.mark.slow  # real Celery workers
 def test_watch_shows_hosts_their_jobs_the_coordinator_and_failures_until_the_campaign_is_done(home, fleet_factory):
-    tiny_jobs_home(home, command="sleep 2; echo ok > out.txt", specs=2)  # medium: 16 jobs of ~3 s
+    tiny_jobs_home(home, command="sleep 1; echo ok > out.txt", specs=2)  # medium: 10 jobs of ~2 s
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "h-a"), fleet.worker("mlx", "h-b")]
     fleet.wait_ready(app_for(home), names)
