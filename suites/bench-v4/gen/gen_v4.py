@@ -10,9 +10,7 @@ Where the rows come from:
 - bench-v3's behavioural shell checks (``help``, ``total_value``, ``right_assoc_pow``, ``nested_rollback``,
   ``acceptance``, ``csv_line_ends``, ``default_file``), one table each (:data:`CHECK_ROWS`), so their text
   never enters the box;
-- the cross-cutting edge-class rows of ``gen/edges.py`` and ``gen/edges_<name>.py`` (``gen/edges_more.py``);
-  the ``largest`` rows' steps get ``budget_s``, CPU seconds: ``rowmatch.budget_for`` the least of the
-  reference's CPU over three runs (:func:`cpu_budgets`).
+- the cross-cutting edge-class rows of ``gen/edges.py``.
 
 Every step is run against the spec's reference app with the grading's own driver (fork mode, in the
 reference folder), and its outcome becomes the frozen expectation; grading never runs the reference.  The
@@ -36,7 +34,6 @@ sys.path.insert(0, str(SUITE.parents[1]))
 sys.path.insert(0, str(SUITE / "gen"))
 
 from edges import EDGE_ROWS  # noqa: E402
-from edges_more import MORE_ROWS  # noqa: E402
 
 from swarmgym.grading import difftable, difftable_compare, rowmatch  # noqa: E402
 
@@ -223,37 +220,12 @@ def slug_of(where: str) -> str:
 
 def freeze(slug: str, rows: list[dict[str, Any]], v3: bool) -> list[dict[str, Any]]:
     got = run_reference(slug, rows)
-    budgets = cpu_budgets(slug, rows, got)
     frozen = []
     for n, r in enumerate(rows):
-        steps = [{**freeze_step(f"{slug} row {r['id']} step {k}", st, got[n]["steps"][k], v3),
-                  **({"budget_s": budgets[n, k]} if (n, k) in budgets else {})}
+        steps = [freeze_step(f"{slug} row {r['id']} step {k}", st, got[n]["steps"][k], v3)
                  for k, st in enumerate(r["steps"])]
         frozen.append({**{k: v for k, v in r.items() if k != "steps"}, "steps": steps})
     return frozen
-
-
-BUDGET_RUNS = 3  # the reference's CPU of a budgeted step is the least of this many runs (load only adds CPU)
-
-
-def cpu_budgets(slug: str, rows: list[dict[str, Any]], got: dict[int, dict[str, Any]]) -> dict[tuple[int, int], float]:
-    """``budget_s`` of every step of the ``largest`` rows, by (row, step): :func:`rowmatch.budget_for` the
-    least of the reference's CPU seconds over ``BUDGET_RUNS`` fork-mode runs (``got`` is the first): a
-    loaded machine inflates CPU time (shared caches), so the least is the closest to the step's own cost."""
-    picked = [n for n, r in enumerate(rows) if "largest" in r.get("edges", [])]
-    if not picked:
-        return {}
-    runs = [[got[n] for n in picked]]
-    for _ in range(BUDGET_RUNS - 1):
-        again = run_reference(slug, [rows[n] for n in picked])
-        runs.append([again[i] for i in range(len(picked))])
-    out = {}
-    for i, n in enumerate(picked):
-        for k in range(len(rows[n]["steps"])):
-            out[n, k] = rowmatch.budget_for(min(run[i]["steps"][k]["cpu"] for run in runs))
-        total = sum(min(run[i]["steps"][k]["cpu"] for run in runs) for k in range(len(rows[n]["steps"])))
-        print(f"  {slug} row {rows[n]['id']}: reference CPU {total:.3f} s over {len(rows[n]['steps'])} step(s)")
-    return out
 
 
 def write(name: str, rows: list[dict[str, Any]]) -> None:
@@ -268,8 +240,7 @@ def main() -> None:
         name = path.stem
         slug = name.split("-")[0]
         base = freeze(slug, json.loads(path.read_text())["rows"], v3=True)
-        more = EDGE_ROWS.get(name, []) + MORE_ROWS.get(name, [])
-        extra = freeze(slug, more, v3=False) if more else []
+        extra = freeze(slug, EDGE_ROWS[name], v3=False) if name in EDGE_ROWS else []
         if name == "todokit-old":  # the old behaviour: the starter must answer every row as the reference does
             got = run_reference(slug, base + extra, app="starter")
             for n, r in enumerate(base + extra):

@@ -1,0 +1,56 @@
+"""bench-v3, bench-v4 and bench-v5 as their tests read them: the suites, a correct app's other output styles, and
+the checks an app fails."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from swarmgym import REPO_ROOT
+from swarmgym.config import Config
+from swarmgym.suitekit.suite import Suite, load_suite
+from tests.support.grading import check_results
+
+V3 = load_suite("bench-v3", REPO_ROOT / "suites")
+V4 = load_suite("bench-v4", REPO_ROOT / "suites")
+V5 = load_suite("bench-v5", REPO_ROOT / "suites")
+
+
+def failed_checks(suite: Suite, spec_id: str, names: list[str], ws: Path, cfg: Config) -> dict[str, Any]:
+    """{check name: detail} of the checks ``names`` of ``spec_id`` that ``ws`` fails."""
+    checks = [c for c in suite.spec(spec_id).checks if c.name in names]
+    return {r.name: r.detail for r in check_results(checks, ws, cfg) if not r.passed}
+
+
+STYLES = {  # a correct app's other ways to print: every byte the same, every one graded functional
+    "buffer_and_os_exit": '''
+import builtins, os, sys
+_print = builtins.print
+def _buffer_print(*args, sep=" ", end="\\n", file=None, flush=False):
+    if file is not None and file is not sys.stdout:
+        return _print(*args, sep=sep, end=end, file=file, flush=flush)
+    sys.stdout.flush()
+    sys.stdout.buffer.write((sep.join(map(str, args)) + end).encode("utf-8"))
+    sys.stdout.buffer.flush()
+builtins.print = _buffer_print
+from {slug}.cli import main
+try:
+    code = main()
+except SystemExit as e:
+    code = e.code
+if isinstance(code, str):
+    sys.stderr.write(code + "\\n")
+    code = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code or 0)
+''',
+    "stdout_write": '''
+import builtins, sys
+_print = builtins.print
+def _write_print(*args, sep=" ", end="\\n", file=None, flush=False):
+    (sys.stdout if file is None else file).write(sep.join(map(str, args)) + end)
+builtins.print = _write_print
+from {slug}.cli import main
+sys.exit(main())
+''',
+}
