@@ -38,15 +38,15 @@ def ledger_lines(home):
     return [x for x in lines if x["kind"] == "session"]  # a finished campaign adds its campaign record
 
 
-@pytest.mark.slow  # full bench-v4 jobs
-def test_light_bench_runs_every_bench_v4_spec_once_and_leaves_ledger_benchmark_md_and_reports(tmp_path):
-    """The README's main command: the default suite is bench-v4, light runs each of its nine specs once."""
+@pytest.mark.slow  # full bench-v5 jobs
+def test_light_bench_runs_every_bench_v5_spec_once_and_leaves_ledger_benchmark_md_and_reports(tmp_path):
+    """The README's main command: the default suite is bench-v5, light runs each of its nine specs once."""
     r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2")
     assert r.returncode == 0, r.stderr
     recs = ledger_lines(tmp_path)
-    assert sorted(x["spec"] for x in recs) == sorted(s.id for s in load_suite("bench-v4").specs)
+    assert sorted(x["spec"] for x in recs) == sorted(s.id for s in load_suite("bench-v5").specs)
     assert len(recs) == 9 and {"crud", "compute", "txn", "extend"} <= {x["spec"] for x in recs}
-    assert all(x["suite"] == "bench-v4" and x["suite_hash"] == load_suite("bench-v4").hash for x in recs)
+    assert all(x["suite"] == "bench-v5" and x["suite_hash"] == load_suite("bench-v5").hash for x in recs)
     assert all(x["mode"] == "benchmark" for x in recs)
     assert (tmp_path / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
     assert len(list((tmp_path / "runs").glob("*/report.html"))) == 9

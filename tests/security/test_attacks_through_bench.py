@@ -1,5 +1,5 @@
 """The four attacks of issue #30 shipped by a real command swarm through ``swarmgym bench --swarm command``
-(bench-v4's smoke tier: one crud job, graded in bubblewrap boxes), each test failing if the attack works:
+(bench-v5's smoke tier: one crud job, graded in bubblewrap boxes), each test failing if the attack works:
 
 - the hedge (``report value`` prints two candidates) and the haystack (every integer 0..1000);
 - the ``/proc`` peek: every command reads the command line, environment and stdin of every process of its box,
@@ -34,7 +34,7 @@ def _bench(tmp_path, build):
     assert res.returncode == 0, res.stdout + res.stderr
     [rec] = session_records(tmp_path / "home")
     assert (rec["spec"], rec["suite"], rec["provenance"]["adapter"], rec["provenance"]["isolation"]) == \
-        ("crud", "bench-v4", "command", "bwrap")
+        ("crud", "bench-v5", "command", "bwrap")
     return rec, recorded_checks(tmp_path / "home", rec)
 
 

@@ -1,4 +1,4 @@
-"""bench-v3 is a frozen suite (bench-v4 grades its prompts by default), and the simulator builds its mutants: every one a run's fault can show."""
+"""bench-v3 is a frozen suite (bench-v5 grades its prompts by default), and the simulator builds its mutants: every one a run's fault can show."""
 from __future__ import annotations
 
 

@@ -16,7 +16,7 @@ from swarmgym.grading import difftable
 from swarmgym.grading.rowmatch import OUT_MODES
 from swarmgym.suitekit.coverage import table_rows
 from swarmgym.suitekit.suite import TABLE_KINDS, load_suite, materialize
-from tests.support.benchv4 import STYLES, V3, V4, failed_checks
+from tests.support.benches import STYLES, V3, V4, failed_checks
 from tests.support.grading import check_results
 
 IDS = [s.id for s in V4.specs]
@@ -128,10 +128,6 @@ def test_a_correct_app_in_another_output_style_passes_every_row(spec_id, style, 
     rows = [c for c in spec.checks_for(hard=True) if c.kind == "rows"]
     assert {r.name: r.detail for r in check_results(rows, ws, cfg) if not r.passed} == {}
     shutil.rmtree(ws)
-
-
-def test_bench_v4_is_the_default_suite(tmp_path):
-    assert load_config(tmp_path, environ={}).suite == "bench-v4"
 
 
 # bench-v4's edge mutants of the new classes: each a bug bench-v3 lets pass (spec, mutant, v3 table check, v4 check)

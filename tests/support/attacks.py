@@ -1,7 +1,7 @@
 """Attacking apps shipped through a real ``swarmgym bench --swarm command`` (issue #30).
 
 A command swarm whose argv unpacks a folder (an embedded base64 tarball: the swarm's box cannot read the test's
-tmp folders) and the four attacks on bench-v4's crud reference (``invtrack``): the hedge, the haystack, the
+tmp folders) and the four attacks on bench-v5's crud reference (``invtrack``): the hedge, the haystack, the
 ``/proc`` peek and the stdlib shadows.
 """
 from __future__ import annotations
@@ -34,11 +34,11 @@ def unpacking_swarm(folder: Path) -> list[str]:
 
 
 def bench_smoke(home: Path, command: list[str], timeout: float = 900) -> subprocess.CompletedProcess:
-    """``swarmgym bench --tier smoke --swarm command --suite bench-v4 --isolation bwrap`` in ``home``, as a user runs it."""
+    """``swarmgym bench --tier smoke --swarm command --suite bench-v5 --isolation bwrap`` in ``home``, as a user runs it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_SWARM_"))}
     env["SWARMGYM_SWARM_COMMAND"] = json.dumps(command)
     return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "bench", "--tier", "smoke",
-                           "--swarm", "command", "--suite", "bench-v4", "--isolation", "bwrap"],
+                           "--swarm", "command", "--suite", "bench-v5", "--isolation", "bwrap"],
                           capture_output=True, text=True, timeout=timeout, env=env, check=False)
 
 
@@ -56,8 +56,8 @@ def recorded_checks(home: Path, record: dict) -> dict[str, CheckResult]:
     return {r.name: r for r in turn.verdict.check_results()}
 
 
-V4 = load_suite("bench-v4", REPO_ROOT / "suites")
-CRUD = V4.spec("crud")
+V5 = load_suite("bench-v5", REPO_ROOT / "suites")
+CRUD = V5.spec("crud")
 VALUE_LINE = 'print(f"Total value: {_fmt_price(store.total_value())}")'
 HEDGE = ('print(f"Total value: {_fmt_price(int(store.total_value() * 100) / 100)} '
          '{_fmt_price(store.total_value())}")')  # the ``value-truncates`` mutant printing both candidates
@@ -122,8 +122,8 @@ _peek()
 
 
 def reference(ws: Path) -> Path:
-    """bench-v4's crud reference, as the spec's golden app."""
-    return materialize(V4, CRUD, ws)
+    """bench-v5's crud reference, as the spec's golden app."""
+    return materialize(V5, CRUD, ws)
 
 
 def _patch_value_line(ws: Path, new: str, fresh: bool = True) -> Path:
