@@ -692,9 +692,7 @@ def main(inputs):
             for fd in fds:
                 os.close(fd)
         shutil.rmtree(base, ignore_errors=True)
-    # the last line, on a line of its own: a row may have appended (through /proc) a forged MARK line and
-    # half a line to the box's stdout; written at our own offset or glued to that half line, this line would
-    # not be the last whole MARK line the harness reads (as the probe driver does)
+    # last and whole, after what a row appended through /proc (a forged line, then half a line)
     sys.stdout.flush()
     line = ("\n" + MARK + json.dumps({"rows": results}) + "\n").encode()
     try:
