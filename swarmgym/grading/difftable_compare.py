@@ -86,12 +86,18 @@ def file_problem(path: str, got: dict[str, Any], want: dict[str, Any]) -> str | 
     return None
 
 
+def printed_traceback(got: dict[str, Any]) -> bool:
+    """Whether a step's outcome shows a Python traceback: in what was kept of its output, or (a traceback
+    longer than the stderr tail kept) where the driver saw its first line."""
+    return TRACEBACK in str(got.get("out", "")) + str(got.get("err", "")) or bool(got.get("err_traceback"))
+
+
 def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> str | None:
     """Why one step's outcome differs from its golden values, or None."""
     if got.get("timeout"):
         return f"timed out after {timeout:g} s"
     code, out, err = got.get("code"), str(got.get("out", "")), str(got.get("err", ""))
-    if TRACEBACK in out + err:
+    if printed_traceback(got):
         return "printed a Python traceback"
     if step["exit"] == "nonzero":  # a usage error the prompt leaves the form of: any failure, no traceback
         if code in (0, None):

@@ -40,7 +40,8 @@ and forgets the modules the driver imported that the workspace shadows.
 
 Output: ``MARK {"rows": [{"n", "steps": [{"code", "timeout", "cpu", "out", "err", "out_cut", "err_cut",
 "files": {PATH: {"text": T} | {"missing": true} | {"error": E}}}]} | {"n", "skipped": true}]}``
-(``skipped``: the deadline came before the row ended).
+(``skipped``: the deadline came before the row ended; a step whose stderr tail left out a Python
+traceback's first line also has ``"err_traceback": true``).
 
 ``cpu``: the CPU seconds (user + system) the step took, its process and the children it waited for
 (None when it timed out or did not run).  On the fast path the forked process measures it with
@@ -398,6 +399,22 @@ def read_capture(fd, head):
     return data.decode("utf-8", "replace"), size > cap
 
 
+def traceback_cut(fd, kept, limit=64 << 20):
+    """Whether the part of a captured stderr the tail left out holds a Python traceback's first line
+    (a deep recursion's traceback is longer than the tail kept: only its last frames would show)."""
+    mark = b"Traceback (most recent call last)"
+    os.lseek(fd, 0, os.SEEK_SET)
+    left, carry = min(os.fstat(fd).st_size - kept, limit), b""
+    while left > 0:
+        b = os.read(fd, min(left, 1 << 20))
+        if not b:
+            break
+        if mark in carry + b:
+            return True
+        carry, left = b[-len(mark):], left - len(b)
+    return False
+
+
 def read_back(path):
     """A file a step wrote (regular files only, never a FIFO or device; at most FILE_CAP bytes)."""
     try:
@@ -643,6 +660,8 @@ def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline, star
             results[st["row"]]["steps"].append({"code": code, "timeout": timed_out, "cpu": cpu, "out": out, "err": err,
                                                 "out_cut": out_cut, "err_cut": err_cut,
                                                 "files": {name: files[p] for name, p in zip(st["names"], st["read"])}})
+            if err_cut and traceback_cut(fds[2], len(err.encode("utf-8", "replace"))):
+                results[st["row"]]["steps"][-1]["err_traceback"] = True
         return [results[row["n"]] for row in rows]
     finally:
         for d in dirs:

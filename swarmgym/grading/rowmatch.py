@@ -36,7 +36,7 @@ from typing import Any
 
 from swarmgym.collect import jsonbound
 from swarmgym.grading import difftable_compare
-from swarmgym.grading.difftable_compare import TRACEBACK, file_problem, same_json
+from swarmgym.grading.difftable_compare import file_problem, printed_traceback, same_json
 
 BUDGET_FACTOR = 100  # a correct answer 100x slower than the reference's fails the row (issue #30)
 BUDGET_FLOOR_S = 1.0  # never less: an app's own imports and start-up work cost tens of ms the reference may not spend
@@ -113,7 +113,7 @@ def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> s
     if got.get("timeout"):
         return f"timed out after {timeout:g} s"
     code, out, err = got.get("code"), str(got.get("out", "")), str(got.get("err", ""))
-    if TRACEBACK in out + err:
+    if printed_traceback(got):
         return "printed a Python traceback"
     if step["exit"] == "nonzero":
         if code in (0, None):

@@ -69,6 +69,10 @@ TOY = textwrap.dedent('''
             pass
         print("spun", flush=True)
         os._exit(0)
+    elif cmd == "recurse":  # a RecursionError whose traceback is longer than the stderr tail kept
+        def down(n):
+            return [down(n + 1) for _ in (0,)]
+        down(0)
     elif cmd == "count":
         n = int(os.environ.get("TOY_COUNT", "0")) + 1
         os.environ["TOY_COUNT"] = str(n)
@@ -261,3 +265,12 @@ def test_a_large_table_travels_packed_and_comes_back_whole(tmp_path, toy):
     graded = grade(tmp_path, toy, [row("big", step(["stdin"], stdin=big, stdout=big.upper(), out="any"),
                                        step(["echo", "after"], stdout="after\n"))], problem=rowmatch.row_problem)
     assert graded.summary == {"rows": 1, "failed": [], "unconfirmed": 0}
+
+
+@pytest.mark.parametrize("problem", [rowmatch.row_problem, difftable.row_problem])
+def test_a_traceback_longer_than_the_stderr_kept_still_shows_as_a_traceback(tmp_path, toy, problem):
+    """A deep recursion's traceback outgrows the stderr tail: the row still says it printed one (a crash
+    mutant's promise, and what the operator wants to read), in both comparisons."""
+    graded = grade(tmp_path, toy, [row("recurse", step(["recurse"], stdout="x\n"))], problem=problem)
+    [failed] = graded.summary["failed"]
+    assert failed["problem"] == "printed a Python traceback", failed
