@@ -16,7 +16,9 @@ it, and — unlike the lenient golden-table comparison of bench-v2/v3 (:mod:`swa
 
 An **error step** (``err`` set) asks for exactly one line on stderr starting with ``err``, nothing on
 stdout (unless ``err_stdout_open``: a script whose earlier statements print before the failing one, in
-an order the prompt leaves open), its exit status, and no traceback; that the data is unchanged is the next step's business (a
+an order the prompt leaves open), its exit status, and no traceback (``err_lines_open``: the step's own
+arguments hold a line break, which a message repeating them carries, so only the first line's start is
+asked); that the data is unchanged is the next step's business (a
 fresh read).  Written files are compared exactly too (``text`` byte for byte; ``csv`` / ``json`` as data;
 ``exists`` / ``absent`` only whether the step left one).  A step may run from another folder (``cwd``,
 e.g. ``{dir}``; the app still imported from the workspace).
@@ -125,7 +127,7 @@ def step_problem(step: dict[str, Any], got: dict[str, Any], timeout: float) -> s
         if out and not step.get("err_stdout_open"):
             return f"stdout {_short(out, 160)} on an error, want nothing on stdout"
         body = err[:-1] if err.endswith("\n") else err
-        if not body.startswith(prefix) or "\n" in body or "\r" in body:
+        if not body.startswith(prefix) or (("\n" in body or "\r" in body) and not step.get("err_lines_open")):
             return f"stderr {_short(err, 200)}, want one line starting with {prefix!r}"
     mode = step.get("out", "any")
     if got.get("out_cut") and mode != "any":

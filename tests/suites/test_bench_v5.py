@@ -3,11 +3,16 @@ rows and edge mutants of eleven edge classes that cut across every spec; frozen 
 from __future__ import annotations
 
 import json
+import shutil
 
+import pytest
+
+from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.suite import TABLE_KINDS
-from tests.support.benches import V4, V5
+from tests.support.benches import INDEPENDENT, V4, V5
+from tests.support.grading import check_results
 
 SHARED = {"example", "unicode_digit", "unicode_space", "case", "line_end", "empty_output", "error_reach", "calendar",
           "number_form", "ties", "largest"}
@@ -45,3 +50,17 @@ def test_every_shared_edge_class_is_declared_sampled_and_broken_without_a_hole()
 
 def test_bench_v5_is_frozen_as_verified():
     assert (V5.root / "suite.lock").read_text().strip() == V5.hash  # the hash `suite freeze` verified
+
+
+@pytest.mark.slow  # every check of a spec, twice (the prompt and the hard prompt), in the check box
+@pytest.mark.parametrize("spec_id", sorted(INDEPENDENT))
+def test_an_app_written_from_the_prompt_alone_passes_every_check_of_bench_v5(spec_id, tmp_path):
+    """No false alarm: an independent correct app (its own layout, style and wording) passes every check, the new
+    edge rows included (it once failed two: a message repeating an id that holds a line break, and a log cut into
+    lines with ``str.splitlines()``, a reading the prompt leaves open)."""
+    cfg = load_config(tmp_path / "home", environ={}, overrides={"checks.timeout": 180})
+    ws = tmp_path / "ws"
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / INDEPENDENT[spec_id], ws)
+    for hard in (False, True):
+        checks = V5.spec(spec_id).checks_for(hard=hard)
+        assert {r.name: r.detail for r in check_results(checks, ws, cfg) if not r.passed} == {}

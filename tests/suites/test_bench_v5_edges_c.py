@@ -41,7 +41,6 @@ BUGS = {
     "dir-read-traceback": ("logs", "error_reach", "golden_table"),
     "percentile-float-parse": ("logs", "number_form", "hard_golden_table"),
     "strip-unicode-blanks": ("logs", "unicode_space", "golden_table"),
-    "lines-by-splitlines": ("logs", "line_end", "golden_table"),
     "status-joined-lines": ("logs", "empty_output", "golden_table"),
     "top-most-common-then-sorted": ("logs", "ties", "golden_table"),
     "protocol-any-case": ("logs", "case", "golden_table"),

@@ -54,3 +54,9 @@ from {slug}.cli import main
 sys.exit(main())
 ''',
 }
+
+
+#: the apps written from each spec's prompt alone (other layouts and styles than the reference), by spec id
+INDEPENDENT = {"crud": "alt_apps/invtrack", "compute": "alt_apps/rdcalc", "txn": "alt_apps/txkvbench",
+               "money": "alt_apps_v3/splitpay", "modular": "alt_apps_v3/libloan", "logs": "alt_apps_v3/logstat",
+               "fsm": "alt_apps_v3/orderfsm", "convert": "alt_apps_v3/tabconv", "extend": "alt_apps_v3/todokit"}

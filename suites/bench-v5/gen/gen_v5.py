@@ -193,6 +193,8 @@ def freeze_step(where: str, st: dict[str, Any], got: dict[str, Any], v3: bool) -
         elif out:  # statements before the failing one printed (txkvbench's exec): not compared
             print(f"  {where}: stdout before the error left open ({out[:40]!r})")
             frozen["err_stdout_open"] = True
+        if any("\n" in a or "\r" in a for a in st["argv"]):  # a message repeating that argument spans lines:
+            frozen["err_lines_open"] = True                  # only its start is asked (the prompt's one line is the message)
     frozen["out"] = mode
     if mode == "exact":
         if st.get("stdout") is not None and st["stdout"] != out:
