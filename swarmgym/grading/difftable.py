@@ -20,6 +20,7 @@ box's reason).
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import time
 import zlib
@@ -78,15 +79,22 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
             "steps_per_fork": steps_per_fork, **({"cpu_baseline": True} if budgeted else {})}
 
 
+@functools.cache
+def _driver_source() -> str:
+    """The driver's source, read once per process (every row check sends it)."""
+    return DRIVER.read_text()
+
+
 def command(inputs: dict[str, Any]) -> str:
     """The bash command that runs the driver on ``inputs`` (source and inputs on stdin, ``python3 -P``:
     the workspace is not on the driver's own import path).  The command is one argv string (``bash -c``),
     which the kernel caps at 128 KB: a command that would pass ``PACK_OVER`` bytes (a ``largest`` row's
     4,000-line log) carries its inputs zlib-compressed, base64-encoded; any other is sent as before."""
-    driver = DRIVER.read_text()
-    tail = f"\nINPUTS = {json.dumps(inputs)!r}\nsys.exit(main(json.loads(INPUTS)))\n"
+    driver = _driver_source()
+    text = json.dumps(inputs)
+    tail = f"\nINPUTS = {text!r}\nsys.exit(main(json.loads(INPUTS)))\n"
     if len(driver.encode()) + len(tail.encode()) > PACK_OVER:
-        packed = base64.b64encode(zlib.compress(json.dumps(inputs).encode(), 9)).decode()
+        packed = base64.b64encode(zlib.compress(text.encode(), 9)).decode()
         tail = f"\nINPUTS = {packed!r}\nsys.exit(main(unpack(INPUTS)))\n"
     src = driver + tail
     if EOF_MARK in src:
