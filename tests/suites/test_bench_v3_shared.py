@@ -108,15 +108,6 @@ def test_golden_rows_ask_nothing_the_prompts_leave_open():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("spec_id", SHARED)
-def test_the_reference_passes_every_v3_check(spec_id, cfg, tmp_path):
-    ws = materialize(V3, V3.spec(spec_id), tmp_path / spec_id)
-    results = check_results(V3.spec(spec_id).checks_for(hard=True), ws, cfg)
-    assert {r.name: r.detail for r in results if not r.passed} == {}
-    assert all("golden rows match" in r.detail for r in results if r.kind == "differential")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("spec_id", SHARED)
 def test_an_independent_app_written_from_the_prompt_passes_every_v3_check(spec_id, cfg, tmp_path):
     assert grade(V3, spec_id, ALT / V3.spec(spec_id).app_slug, True, cfg, tmp_path) == {}
 
@@ -133,16 +124,25 @@ def test_a_hand_written_app_with_an_issue_21_bug_passes_bench_v2_and_fails_bench
         assert f"{row_id} `" in failed[table]
 
 
+ISSUE_21_MUTANTS = {"crud": ["value-truncates", "add-options-optional", "update-qty-zero-ignored", "export-unquoted"],
+                    "compute": ["g12-everywhere", "whitespace-space-only", "empty-expr-crash"],
+                    "txn": ["split-single-space", "incr-int-binding"]}
+
+
 @pytest.mark.slow
-def test_the_issue_21_edge_mutants_are_killed_by_a_check_covering_what_they_break(cfg):
-    names = {"crud": ["value-truncates", "add-options-optional", "update-qty-zero-ignored", "export-unquoted"],
-             "compute": ["g12-everywhere", "whitespace-space-only", "empty-expr-crash"],
-             "txn": ["split-single-space", "incr-int-binding"]}
-    for spec_id, mutants in names.items():
-        result = verify_suite(V3, cfg, workers=2, specs=[spec_id], mutants=mutants)
-        rows = {r.name: r for r in result.rows}
-        assert {n: r.problem for n, r in rows.items() if not r.ok} == {}
-        assert result.killed == result.mutants == len(mutants)
+@pytest.mark.parametrize("spec_id", SHARED)
+def test_the_reference_passes_every_v3_check_and_the_issue_21_edge_mutants_are_killed(spec_id, cfg):
+    """One verify: the reference passes every v3 check (hard ones included, every golden row matching), and
+    each issue-21 edge mutant is killed by a check covering what it breaks."""
+    mutants = ISSUE_21_MUTANTS[spec_id]
+    result = verify_suite(V3, cfg, workers=2, specs=[spec_id], mutants=mutants)
+    rows = {r.name: r for r in result.rows}
+    assert set(rows) == {"reference", *mutants}
+    ref = rows["reference"].results
+    assert len(ref) == len(V3.spec(spec_id).checks_for(hard=True)) and [r.name for r in ref if not r.passed] == []
+    assert all("golden rows match" in r.detail for r in ref if r.kind == "differential")
+    assert {n: r.problem for n, r in rows.items() if not r.ok} == {}
+    assert result.killed == result.mutants == len(mutants)
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ test or a conftest imports by name lives here, one module per area:
 - :mod:`tests.support.goose` — a ``goose`` executable that is ``swarmgym-sim`` under another name;
 - :mod:`tests.support.evidence` — hand-built :class:`~swarmgym.models.Evidence` for the grading tests;
 - :mod:`tests.support.grading` — golden-check results through ``grade()`` (the checks dimension alone);
+- :mod:`tests.support.mutant_sample` — a seeded, stratified sample of a frozen suite's mutants, verified;
 - :mod:`tests.support.docs` — hand-built session documents for the report tests;
 - :mod:`tests.support.hostile` — the hostile campaign's arena for the security tests;
 - :mod:`tests.support.hostile_workspace` — a workspace of links, FIFOs, a socket and a sparse file (issue #20);
