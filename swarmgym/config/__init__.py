@@ -29,6 +29,12 @@ _Section = opts.Section
 
 class ChecksConfig(_Section):
     timeout: float = Field(120.0, gt=0, description="seconds per golden check before its process group is killed")
+    step_timeout: float = Field(10.0, gt=0, description="seconds a step of a differential table's row gets on the "
+                                                        "fast path (a forked driver) before it is killed and its row "
+                                                        "confirmed")
+    confirm_timeout: float = Field(30.0, gt=0, description="seconds a step of a differential table's row gets when "
+                                                           "confirmed as a real `python3 -m` subprocess; past it the "
+                                                           "row fails with 'timed out after N s'")
     memory_mb: int = Field(2048, gt=0, description="address-space limit per check")
     cpu_secs: int = Field(300, gt=0, description="CPU-seconds limit per check")
     max_procs: int = Field(512, gt=0, description="process-count limit per check (RLIMIT_NPROC)")

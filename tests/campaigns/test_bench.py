@@ -10,7 +10,9 @@ import time
 import psutil
 import pytest
 
+from swarmgym.sim.fleet import FAULT_KINDS
 from swarmgym.suitekit.suite import load_suite
+from tests.support.fleets import write_fleet
 from tests.support.queue import tiny_bench_home
 
 ENV = {**os.environ, "SWARMGYM_SIM_TIME_SCALE": "0.01", "COLUMNS": "200"}
@@ -40,8 +42,11 @@ def ledger_lines(home):
 
 @pytest.mark.slow  # full bench-v5 jobs
 def test_light_bench_runs_every_bench_v5_spec_once_and_leaves_ledger_benchmark_md_and_reports(tmp_path):
-    """The README's main command: the default suite is bench-v5, light runs each of its nine specs once."""
-    r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2")
+    """The README's main command: the default suite is bench-v5, light runs each of its nine specs once (a fleet
+    without faults: every app is the reference, graded without a row to confirm, and no run hangs)."""
+    fleet = write_fleet(tmp_path / "fleet.yaml", faults={"mlx": dict.fromkeys(FAULT_KINDS, 0.0)})
+    r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2",
+                 env={"SWARMGYM_SIM_FLEET": str(fleet)})
     assert r.returncode == 0, r.stderr
     recs = ledger_lines(tmp_path)
     assert sorted(x["spec"] for x in recs) == sorted(s.id for s in load_suite("bench-v5").specs)
@@ -128,20 +133,23 @@ def test_bad_tier_is_a_usage_error(tmp_path):
 
 @pytest.mark.slow  # full bench-v2 jobs
 def test_flag_that_lowers_a_fault_rate_shows_in_the_head_to_head(tmp_path):
-    """Same variant, same seeds, GOOSE_SWARM_REVIEW=1 (cuts the liar rate): the flag arm never does worse
-    on a spec, does better on at least one, and the sign test and McNemar say so."""
+    """Same variant, same seeds, GOOSE_SWARM_REVIEW=1 (here it removes the liar fault, which every plain run
+    draws: a fleet file plants the effect, so one light campaign per arm shows it): the flag arm never does
+    worse on a spec, does better on at least one, and the sign test and McNemar say so."""
+    no_fault = dict.fromkeys(("stub", "crash", "narrator", "starved", "garbage"), 0.0)
+    fleet = write_fleet(tmp_path / "fleet.yaml", faults={"gguf": {"liar": 1.0, **no_fault}},
+                        effects=[{"when": {"GOOSE_SWARM_REVIEW": "on"}, "scale": {"liar": 0.0}}])
     for env in ({}, {"GOOSE_SWARM_REVIEW": "1"}):
-        r = swarmgym(tmp_path, "bench", "--tier", "medium", "--variant", "gguf", "--parallel", "2", "--suite", "bench-v2",
-                     env=env)
+        r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "gguf", "--parallel", "2", "--suite", "bench-v2",
+                     env={"SWARMGYM_SIM_FLEET": str(fleet), **env})
         assert r.returncode == 0, r.stderr
-    assert len(ledger_lines(tmp_path)) == 30
-    r = swarmgym(tmp_path, "bench-report")
+    assert len(ledger_lines(tmp_path)) == 6
+    r = swarmgym(tmp_path, "bench-report", env={"SWARMGYM_SIM_FLEET": str(fleet)})
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "runs" / "BENCHMARK.md").read_text()
     h2h = md[md.index("## Head-to-head"):md.index("## Per variant")]
     assert "gguf (sim) vs gguf (sim) [GOOSE_SWARM_REVIEW=1]" in h2h
-    import re
-    rows = re.findall(r"^\| (compute|crud|txn) \| ([\d.]+) % \(5\) \| ([\d.]+) % \(5\) \|", h2h, re.M)
+    rows = re.findall(r"^\| (compute|crud|txn) \| ([\d.]+) % \(1\) \| ([\d.]+) % \(1\) \|", h2h, re.M)
     assert len(rows) == 3
     assert all(float(review) >= float(plain) for _, plain, review in rows)
     assert any(float(review) > float(plain) for _, plain, review in rows)
