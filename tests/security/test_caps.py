@@ -84,7 +84,7 @@ def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
                     "if os.environ.get('SWARMGYM_CHECK_ID'):\n"
                     "    for _ in range(4):\n"
                     "        if os.fork() == 0:\n"
-                    "            b = bytearray(100 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(3); os._exit(0)\n"
+                    "            b = bytearray(100 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(1); os._exit(0)\n"
                     + init.read_text())
     env = {**os.environ, "SWARMGYM_HOME": str(tmp_path), "SWARMGYM_CHECKS_RAM_MB": "160"}
     t0 = time.monotonic()

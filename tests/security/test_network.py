@@ -33,14 +33,15 @@ CHANNELS = ("abstract", "tcp", "udp")
 
 @pytest.fixture
 def world(tmp_path, redis_server):
-    """A home, the model server, a LAN service and the neighbour's targets."""
+    """A home, the model server, a LAN service and the neighbour's targets (each neighbour waits ``wait`` s for
+    the other: long enough for two jobs started together to overlap, which every test asserts)."""
     require_bwrap()
     lan = HostServices()
     server = ModelServer()
     home = tmp_path / "home"
     home.mkdir()
     ip = lan_address()
-    targets = {"token": os.urandom(6).hex(), "tcp_port": free_port(), "udp_port": free_port(), "wait": 8,
+    targets = {"token": os.urandom(6).hex(), "tcp_port": free_port(), "udp_port": free_port(), "wait": 5,
                "broker_port": redis_server.port, "lan": [ip, lan.tcp_port] if ip else None, "model": server.url,
                "skip": sorted({str(p) for p in interpreter_dirs()}), "loot": False}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))}
@@ -195,7 +196,8 @@ def test_two_fleet_hosts_side_by_side_cannot_meet_nor_reach_the_broker_or_the_la
     from swarmgym.testing.localfleet import LocalFleet
 
     home, env, targets, server = world
-    targets = {**targets, "broker_port": own_redis.port}  # the broker the swarms must not reach: this fleet's
+    # the broker the swarms must not reach: this fleet's; two hosts take their jobs less in step than one process
+    targets = {**targets, "broker_port": own_redis.port, "wait": 8}
     command_config(home, targets)
     env = {**env, "SWARMGYM_BROKER_URL": own_redis.url}
     lf = LocalFleet(home, env, die_with_parent=True)
