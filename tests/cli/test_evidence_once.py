@@ -26,8 +26,8 @@ def swarmgym(home: Path, *args: str, env: dict | None = None) -> subprocess.Comp
                           capture_output=True, text=True, env={**ENV, **fleet, **(env or {})}, timeout=900)
 
 
-def bench(home: Path, variant: str, *extra: str) -> None:
-    r = swarmgym(home, "bench", "--tier", "light", "--variant", variant, "--suite", "bench-v2", "--parallel", "2", *extra)
+def bench(home: Path, variant: str, *extra: str, tier: str = "light") -> None:
+    r = swarmgym(home, "bench", "--tier", tier, "--variant", variant, "--suite", "bench-v2", "--parallel", "2", *extra)
     assert r.returncode == 0, r.stderr
 
 
@@ -72,7 +72,7 @@ def test_repeating_both_campaigns_does_not_move_the_pooled_p_value_and_the_page_
 def test_a_new_campaign_draws_seeds_its_arm_never_ran_unless_seed_says_otherwise(home):
     cfg = load_config(home, environ={})
     before = set(list_campaigns(cfg))
-    bench(home, "gguf")
+    bench(home, "gguf", tier="smoke")             # one job is enough to show its seed
     (new,) = set(list_campaigns(cfg)) - before
     seeds = {j.seed for j in load_campaign(cfg, new).jobs}
     ran = {j.seed for c in before for j in load_campaign(cfg, c).jobs if load_campaign(cfg, c).variant == "gguf"}
