@@ -21,8 +21,6 @@ import shlex
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
-from scipy.stats import beta as beta_dist
-
 from swarmgym.trend import sequential, stats
 
 ALPHA = 0.05
@@ -112,6 +110,7 @@ def pval(p: float) -> str:
 
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
     """The exact central ``1 − alpha`` interval of a binomial proportion (``(0, 1)`` when ``n == 0``)."""
+    from scipy.stats import beta as beta_dist  # SciPy only when asked: a worker starts without it
     if n == 0:
         return 0.0, 1.0
     lo = 0.0 if k == 0 else float(beta_dist.ppf(alpha / 2, k, n - k + 1))

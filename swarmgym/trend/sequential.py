@@ -39,8 +39,8 @@ from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
-from scipy.special import betaln
-from scipy.stats import binom, norm
+
+# SciPy is imported where it is used: a worker or a CLI call that never computes a bound starts without it
 
 DECISIONS = ("B", "A", "no difference", "undecided")
 CONTINUE = "continue"
@@ -181,6 +181,7 @@ def repeated_p(d: np.ndarray, ends: Sequence[int], rho: float, looks: int, alpha
 def psi_bounds(m: int, n: int, alpha: float) -> tuple[float, float]:
     """Anytime confidence sequence for the disagreement rate after ``m`` of ``n`` pairs disagreed: the ψ whose
     beta-binomial mixture martingale (uniform prior) stays below ``1/alpha``."""
+    from scipy.special import betaln
     if n == 0:
         return 0.0, 1.0
     grid = np.linspace(0.0, 1.0, 2001)
@@ -202,6 +203,7 @@ def effect_bounds(theta_lo: float, theta_hi: float, psi_lo: float, psi_hi: float
 def conditional_power(s: np.ndarray | int, m: np.ndarray | int, t: float, alpha: float) -> np.ndarray:
     """Chance to cross the final boundary by the end of the budget if the effect stays what it is so far
     (normal approximation: B(t) = Z sqrt(t) drifts at B(t) / t; the final boundary taken as z_{1-α/2})."""
+    from scipy.stats import norm
     s, m = np.asarray(s, dtype=float), np.asarray(m, dtype=float)
     if t >= 1:
         return np.zeros(np.shape(s))
@@ -326,6 +328,7 @@ def simulate(d: np.ndarray, round_size: int, *, alpha: float, rho: float = RHO_I
 
 def mcnemar_critical(m: np.ndarray, alpha: float) -> np.ndarray:
     """Largest k with exact two-sided McNemar p = 2 P(Bin(m, 1/2) <= k) <= alpha (-1: none)."""
+    from scipy.stats import binom
     m = np.asarray(m)
     k = binom.ppf(alpha / 2, m, 0.5)
     k = np.where(binom.cdf(k, m, 0.5) <= alpha / 2, k, k - 1)
@@ -334,6 +337,7 @@ def mcnemar_critical(m: np.ndarray, alpha: float) -> np.ndarray:
 
 def fixed_power(pairs: int, psi: float, delta: float, alpha: float) -> float:
     """Power of the exact McNemar test with ``pairs`` pairs, discordance ``psi``, effect ``delta``."""
+    from scipy.stats import binom
     m = np.arange(pairs + 1)
     k = mcnemar_critical(m, alpha)
     theta = min(1.0, max(0.0, (psi + delta) / (2 * psi))) if psi > 0 else 0.5
@@ -375,6 +379,7 @@ def design_ratios(alpha: float, power: float, rho: float, looks: int) -> tuple[f
     the same α and power, from the normal approximation of the walk: Brownian motion with drift, looked at ``looks`` equally spaced
     times (at most :data:`MAX_LOOKS`: more looks change the ratios by a percent or two), densities carried on
     a grid from look to look (Armitage–McPherson–Rowe)."""
+    from scipy.stats import norm
     looks = max(1, min(looks, MAX_LOOKS))
     z_final = float(norm.ppf(1 - alpha / 2))
     fixed = z_final + float(norm.ppf(power))

@@ -20,11 +20,12 @@ import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
-from scipy.stats import binomtest
+# SciPy is imported where it is used: a worker or a CLI call that never computes a test starts without it
 
 
 def wilson(passes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for ``passes`` out of ``n``; (nan, nan) when n == 0."""
+    from scipy.stats import binomtest
     if n <= 0:
         return (math.nan, math.nan)
     if not 0 <= passes <= n:
@@ -42,6 +43,7 @@ class SignTest:
 
 
 def sign_test(diffs: Sequence[float]) -> SignTest:
+    from scipy.stats import binomtest
     pos = sum(1 for d in diffs if d > 0)
     neg = sum(1 for d in diffs if d < 0)
     ties = len(diffs) - pos - neg
@@ -58,6 +60,7 @@ class McNemar:
 
 
 def mcnemar_counts(b: int, c: int, pairs: int | None = None) -> McNemar:
+    from scipy.stats import binomtest
     p = float(binomtest(b, b + c, 0.5).pvalue) if b + c else 1.0
     return McNemar(b, c, b + c if pairs is None else pairs, p)
 
