@@ -54,7 +54,7 @@ def test_a_broker_restart_with_three_campaigns_in_flight_is_back_within_40s_and_
         wait_until(back, 120, 0.25, "every unrecorded job queued or running again")
         took = time.monotonic() - t0
         assert took <= GOAL, f"recovered after {took:.1f}s"
-        wait_until(lambda: all(finalized(home, c)() for c in cids), 240, 1.0, "the three campaign records")
+        wait_until(lambda: all(finalized(home, c)() for c in cids), 240, 0.2, "the three campaign records")
         counts = jsonl_job_ids(home)
         assert sorted(k for k in counts if not k.startswith("campaign:")) == sorted(jobs)
         assert all(v == 1 for v in counts.values())  # nothing recorded twice

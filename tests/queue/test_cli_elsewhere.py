@@ -48,7 +48,7 @@ def test_cancel_and_resume_from_another_home_change_the_coordinators_plan(homes,
     assert load_campaign(cfg, cid).cancelled  # the coordinator's own copy of the plan says so
     assert reconcile_all(app, cfg, grace=0)["requeued"] == {}  # so its reconcile never sends the jobs again
     fleet.wait_ready(app, [fleet.worker("mlx", "mlx-a", home=host_home)])
-    wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.5, "the revoked jobs to drain")
+    wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.2, "the revoked jobs to drain")
     assert Ledger(home / "ledger").job_ids(cid) == []
     st = json.loads(laptop_cli(laptop, "status", cid, "--json").stdout)
     assert st["status"] == "cancelled" and st["recorded"] == 0 and st["planned"] == 3
@@ -82,7 +82,7 @@ def test_compare_over_the_fleet_from_another_home_reads_the_coordinators_records
     state = json.loads((laptop / "runs" / "compares" / f"{out['compare_id']}.json").read_text())
     assert len(state["rounds"][0]["pairs"]) == 3
     assert all(p["a"] is not None and p["b"] is not None for p in state["rounds"][0]["pairs"])  # outcomes read back
-    wait_until(lambda: all(finalized(home, c)() for c in cids), 120, 1.0, "both round campaigns finalized")
+    wait_until(lambda: all(finalized(home, c)() for c in cids), 120, 0.2, "both round campaigns finalized")
     listed = laptop_cli(laptop, "status", "--json")
     assert listed.returncode == 0, listed.stderr
     by_id = {s["campaign_id"]: s for s in json.loads(listed.stdout)}

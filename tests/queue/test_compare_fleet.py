@@ -43,7 +43,7 @@ def test_compare_over_the_fleet_records_every_run_via_the_coordinator(tmp_path, 
         assert sorted(r.flags.get("GOOSE_SWARM_REVIEW", "-") for r in recs) == ["-"] * 3 + ["1"] * 3
         cids = {r.campaign_id for r in recs}
         assert cids == {f"{out['compare_id']}-r01-a", f"{out['compare_id']}-r01-b"}
-        wait_until(lambda: all(ledger.has_job(f"campaign:{c}") for c in cids), 120, 1.0, "chord bodies finalized")
+        wait_until(lambda: all(ledger.has_job(f"campaign:{c}") for c in cids), 120, 0.2, "chord bodies finalized")
         state = json.loads((home / "runs" / "compares" / f"{out['compare_id']}.json").read_text())
         assert state["mode"] == "queue" and len(state["rounds"][0]["pairs"]) == 3
     finally:

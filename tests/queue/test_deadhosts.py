@@ -65,7 +65,7 @@ def test_a_host_sleeping_past_the_window_loses_its_job_to_another_and_its_late_r
         w = json.loads(cli(home, "workers", "--json", "--timeout", "1", check=False).stdout)
         assert {x["host"]: x["state"] for x in w}.get("mlx-a") == "dead"
         fleet.wait_ready(app, [fleet.worker("mlx", "mlx-b")])
-        wait_until(finalized(home, cid), 90, 0.5, "the campaign record after the re-send")
+        wait_until(finalized(home, cid), 90, 0.2, "the campaign record after the re-send")
     finally:
         signal_tree(sleeping, signal.SIGCONT)  # it wakes up and finishes its stale run
     (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
@@ -97,7 +97,7 @@ def test_a_host_killed_mid_job_is_detected_within_the_window_and_its_old_message
     killed_at = time.time()
     lost = wait_until(lambda: deadhosts.lost_jobs_of(r, cid).get(victim), WINDOW + 20, 0.2, "the job re-sent")
     assert lost["host"] == "mlx-a" and lost["ts"] - killed_at < WINDOW + 10  # not the 48 h visibility timeout
-    wait_until(finalized(home, cid), 240, 0.5, "the campaign record")
+    wait_until(finalized(home, cid), 240, 0.2, "the campaign record")
     stale = [m for _, m, _ in deadhosts._unacked(r) if m["headers"].get("task") == keys.RUN_JOB]
     assert not stale  # the stale delivery will not come back after 48 h or at a restart
     fleet.procs.pop("mlx@mlx-a")
@@ -139,13 +139,13 @@ def test_flower_shows_a_job_that_could_not_run_as_failure_and_a_graded_one_with_
     save_campaign(cfg, camp)
     store.ensure_redis(for_config(cfg), camp)
     dispatch.send_jobs(app, cfg, cid, camp.jobs, fresh=True)
-    wait_until(finalized(home, cid), 240, 1.0, "the campaign record")
+    wait_until(finalized(home, cid), 240, 0.2, "the campaign record")
 
     def tasks():
         got = httpx.get(f"http://127.0.0.1:{port}/api/tasks", auth=("tester", "s3cret"), timeout=10).json()
         return {t["args"]: t for t in got.values() if t.get("name") == keys.RUN_JOB and cid in (t.get("args") or "")}
     seen = wait_until(lambda: len(tasks()) == 2 and all(t.get("state") in ("SUCCESS", "FAILURE")
-                                                          for t in tasks().values()) and tasks(), 60, 1.0, "both in Flower")
+                                                          for t in tasks().values()) and tasks(), 60, 0.2, "both in Flower")
     by_job = {(good.job_id if good.job_id + "'" in a else bad.job_id): t for a, t in seen.items()}
     assert by_job[bad.job_id]["state"] == "FAILURE" and "hashes to" in by_job[bad.job_id]["exception"]
     assert by_job[good.job_id]["state"] == "SUCCESS" and "'overall'" in by_job[good.job_id]["result"]
@@ -177,7 +177,7 @@ def test_a_host_killed_and_restarted_at_once_under_its_name_gets_its_job_back_an
     announced = json.loads(r.hget(keys.HOSTS, "mlx-a"))
     assert announced["life"] != old_life and lost["restarted"] and lost["host"] == "mlx-a"
     assert lost["ts"] - announced["started"] < 10  # as soon as the new life announced itself, not after 120 s
-    wait_until(finalized(home, cid), 120, 0.5, "the campaign record")
+    wait_until(finalized(home, cid), 120, 0.2, "the campaign record")
     counts = jsonl_job_ids(home)
     assert sorted(k for k in counts if k.startswith(cid + "-")) == sorted(jobs)
     assert all(v == 1 for v in counts.values())  # the job ran again and was recorded exactly once

@@ -51,8 +51,8 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
     gguf_cid = cli(home, "enqueue", "--tier", "smoke", "--variant", "gguf").stdout.split()[0]
     assert cid.startswith("q-mlx-medium-") and gguf_cid != cid
 
-    wait_until(finalized(home, cid), 200, 1.0, "the mlx campaign record")
-    wait_until(finalized(home, gguf_cid), 60, 1.0, "the gguf campaign record")
+    wait_until(finalized(home, cid), 200, 0.2, "the mlx campaign record")
+    wait_until(finalized(home, gguf_cid), 60, 0.2, "the gguf campaign record")
     ledger = Ledger(home / "ledger")
     recs = ledger.records(kind="session", campaign_id=cid)
     assert len(recs) == 15 and len({r.job_id for r in recs}) == 15
@@ -65,7 +65,7 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
     hosts = {h["device"]: h for h in camp_rec.data["per_host"]}
     assert set(hosts) >= {"mlx-a", "mlx-b"} and sum(h["dispatched"] for h in hosts.values()) == 15
     bench = home / "runs" / "BENCHMARK.md"  # rebuilt by a task of its own after finalize
-    wait_until(lambda: bench.is_file() and "mlx" in bench.read_text(), 60, 0.5, "BENCHMARK.md")
+    wait_until(lambda: bench.is_file() and "mlx" in bench.read_text(), 60, 0.2, "BENCHMARK.md")
     assert (home / "runs" / "benchmark-runs.csv").is_file()
 
     # Flower saw the campaign's tasks, including the record that completed it and finalized it
@@ -100,15 +100,15 @@ def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_with
     wait_until(running_on_a, 60, 0.2, "a job running on mlx-a")
     victims = [p.pid for p in sims_under(home)]
     fleet.kill("mlx@mlx-a")
-    wait_until(finalized(home, cid), 150, 1.0, "the campaign record after the kill")
+    wait_until(finalized(home, cid), 150, 0.2, "the campaign record after the kill")
     counts = jsonl_job_ids(home)
     campaign_jobs = {k: v for k, v in counts.items() if k.startswith(cid)}
     assert len(campaign_jobs) == 3 and set(campaign_jobs.values()) == {1}, counts
     wait_until(lambda: not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
-                               for p in victims), 10, 0.5, "the killed host's swarm to be gone")
+                               for p in victims), 10, 0.2, "the killed host's swarm to be gone")
     # a job re-delivered past the 10 s visibility timeout on a loaded machine may still be running on mlx-b
     # (its result is refused as a duplicate): it ends; an orphan of mlx-a never would
-    wait_until(lambda: not sims_under(home), 60, 0.5, "every swarm of the campaign to end")
+    wait_until(lambda: not sims_under(home), 60, 0.2, "every swarm of the campaign to end")
 
 
 def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(home, fleet_factory):
@@ -138,9 +138,9 @@ def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_
     if limit == "swarm-timeout":   # the adapter's own timeout (exit 124) comes first
         write_config(home, soft_time_limit=120, time_limit=150, swarm_timeout=4)
     elif limit == "celery-soft-limit":  # Celery's soft limit is the backstop
-        write_config(home, soft_time_limit=12, time_limit=40, swarm_timeout=120)  # the ok job needs room beside it
+        write_config(home, soft_time_limit=8, time_limit=40, swarm_timeout=120)  # the ok job needs room beside it
     else:                          # the hard limit kills the pool process itself, end to end
-        write_config(home, soft_time_limit=0, time_limit=15, swarm_timeout=300)
+        write_config(home, soft_time_limit=0, time_limit=8, swarm_timeout=300)
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     app = app_for(home)
@@ -150,7 +150,7 @@ def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_
         (hang,), ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}], cid), None
     else:
         hang, ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}, {}], cid)
-    wait_until(finalized(home, cid), 240, 1.0, "the campaign record")
+    wait_until(finalized(home, cid), 240, 0.2, "the campaign record")
     ledger = Ledger(home / "ledger")
     by_job = {r.job_id: r for r in ledger.records(kind="session", campaign_id=cid)}
     assert by_job[hang].data["status"] == "timeout" and by_job[hang].overall == "fail"
@@ -188,6 +188,6 @@ def test_warm_shutdown_kills_the_running_swarm_and_requeues_its_job_for_another_
     assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in victims)
     assert not Ledger(home / "ledger").has_job(job)  # not recorded as a failure
     fleet.wait_ready(app, [fleet.worker("mlx", "mlx-b")])
-    wait_until(finalized(home, cid), 90, 1.0, "the requeued job to finish on mlx-b")
+    wait_until(finalized(home, cid), 90, 0.2, "the requeued job to finish on mlx-b")
     (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
     assert rec.host == "mlx-b" and jsonl_job_ids(home)[job] == 1

@@ -31,7 +31,7 @@ def test_a_campaign_enqueued_from_another_home_is_run_and_finalized_by_the_coord
     # no host yet: the campaign cannot finish (and its plan leave Redis) before this look
     assert plans.fetch(for_config(load_config(laptop)), cid).campaign_id == cid
     fleet.wait_ready(app_for(home), [fleet.worker("mlx", "mlx-a", home=host_home)])
-    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 1.0, "the campaign record")
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 0.2, "the campaign record")
     assert (home / "runs" / "campaigns" / f"{cid}.json").is_file()  # the coordinator kept its own copy
     assert [r.host for r in Ledger(home / "ledger").records(kind="session", campaign_id=cid)] == ["mlx-a"]
 

@@ -41,7 +41,7 @@ def test_reconcile_resends_jobs_nobody_has_and_the_campaign_then_finalizes(home,
     fleet = fleet_factory()
     names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
     fleet.wait_ready(app, names)
-    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 1.0, "the reconciled campaign")
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 240, 0.2, "the reconciled campaign")
     recs = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
     assert sorted(r.job_id for r in recs) == [j.job_id for j in jobs]
     for r in recs:
@@ -64,7 +64,7 @@ def test_cancel_revokes_unstarted_jobs_and_marks_the_coordinators_plan(home, fle
     assert load_campaign(cfg, cid).cancelled  # the coordinator's plan (this home is the coordinator's)
     assert store.redis_status(for_config(cfg), cid)["status"] == "cancelled"
     fleet.wait_ready(app, [fleet.worker("mlx", "mlx-a")])
-    wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.5, "the queue to drain")
+    wait_until(lambda: not dispatch.queued_job_ids(for_config(cfg)), 30, 0.2, "the queue to drain")
     assert reconcile_all(app, cfg, grace=0)["requeued"] == {}  # reconcile never sends a cancelled campaign again
     assert Ledger(home / "ledger").job_ids(cid) == []
     st = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "status", cid],

@@ -40,7 +40,7 @@ def test_a_finalized_campaign_leaves_only_its_summary_in_redis_and_no_task_resul
     app = app_for(home)
     fleet.wait_ready(app, names)
     cid = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx", "--swarm", "command").stdout.split()[0]
-    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 120, 0.5, "the campaign record")
+    wait_until(lambda: Ledger(home / "ledger").has_job(f"campaign:{cid}"), 120, 0.2, "the campaign record")
     wait_until(lambda: rdb.hget(keys.campaign(cid), "status") == "finalized", 10, 0.2, "the summary")
     fleet.stop_all()
 

@@ -52,7 +52,7 @@ def test_the_coordinator_stores_the_change_status_shows_it_and_the_alarm_runs(ho
     ch = second.change
     assert ch.verdict == "regressed" and ch.baseline == ["sched-nightly-202612010200"]
     assert (ch.overall.passes, ch.overall.runs, ch.overall.base_passes) == (0, 15, 15)
-    wait_until(lambda: (home / "alarm.json").is_file() and (home / "alarm.json").read_text(), 30, 0.5, "the alarm")
+    wait_until(lambda: (home / "alarm.json").is_file() and (home / "alarm.json").read_text(), 30, 0.2, "the alarm")
     sent = json.loads((home / "alarm.json").read_text())
     assert sent["campaign_id"] == "sched-nightly-202612020200" and sent["verdict"] == "regressed"
 

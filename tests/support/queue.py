@@ -104,7 +104,7 @@ def app_for(home):
     return make_app(load_config(home))
 
 
-def wait_until(pred, timeout: float, interval: float = 0.5, what: str = "condition"):
+def wait_until(pred, timeout: float, interval: float = 0.2, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         v = pred()
