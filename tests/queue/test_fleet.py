@@ -138,7 +138,7 @@ def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_
     if limit == "swarm-timeout":   # the adapter's own timeout (exit 124) comes first
         write_config(home, soft_time_limit=120, time_limit=150, swarm_timeout=4)
     elif limit == "celery-soft-limit":  # Celery's soft limit is the backstop
-        write_config(home, soft_time_limit=8, time_limit=40, swarm_timeout=120)  # the ok job needs room beside it
+        write_config(home, soft_time_limit=12, time_limit=40, swarm_timeout=120)  # the ok job needs room beside it
     else:                          # the hard limit kills the pool process itself, end to end
         write_config(home, soft_time_limit=0, time_limit=8, swarm_timeout=300)
     fleet = fleet_factory()
