@@ -43,7 +43,7 @@ def test_the_local_stack_of_the_docs_runs_a_campaign_and_survives_a_host_dying(t
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         r = client(0)
-        wait_until(lambda: {"sim-mlx", "sim-gguf"} <= set(liveness.beats(r)), 120, 0.5, "both hosts beating")
+        wait_until(lambda: {"sim-mlx", "sim-gguf"} <= set(liveness.beats(r)), 120, 0.2, "both hosts beating")
         out = sg("enqueue", "--tier", "smoke", "--variant", "mlx", "--wait").stdout
         cid = out.split()[0]
         st = sg("status", cid).stdout
