@@ -65,8 +65,9 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
     hosts = {h["device"]: h for h in camp_rec.data["per_host"]}
     assert set(hosts) >= {"mlx-a", "mlx-b"} and sum(h["dispatched"] for h in hosts.values()) == 15
     bench = home / "runs" / "BENCHMARK.md"  # rebuilt by a task of its own after finalize
-    wait_until(lambda: bench.is_file() and "mlx" in bench.read_text(), 60, 0.2, "BENCHMARK.md")
-    assert (home / "runs" / "benchmark-runs.csv").is_file()
+    csv = home / "runs" / "benchmark-runs.csv"  # written after BENCHMARK.md: wait for both
+    wait_until(lambda: bench.is_file() and "mlx" in bench.read_text() and csv.is_file(), 60, 0.2,
+               "BENCHMARK.md and benchmark-runs.csv")
 
     # Flower saw the campaign's tasks, including the record that completed it and finalized it
     api = f"http://127.0.0.1:{port}/api/tasks"
