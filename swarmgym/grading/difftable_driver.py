@@ -199,8 +199,22 @@ def app_sources(root, max_files=300, max_bytes=256 * 1024, max_dirs=2000):
 
 def shadowed(root, names):
     """Those of ``names`` the workspace itself provides (``name.py`` or a ``name/`` folder at its top):
-    for the app they are its own modules, as under ``python3 -m``."""
-    return {n for n in names if os.path.isfile(os.path.join(root, n + ".py")) or os.path.isdir(os.path.join(root, n))}
+    for the app they are its own modules, as under ``python3 -m``.  One listing of the folder, not two
+    ``stat`` calls per name (every fresh row process asks)."""
+    try:
+        with os.scandir(root) as it:
+            top = {e.name: e for e in it}
+    except OSError:
+        return set()
+
+    def provides(name, want_dir):
+        entry = top.get(name)
+        try:  # following symbolic links, as os.path.isfile / isdir do
+            return entry is not None and (entry.is_dir() if want_dir else entry.is_file())
+        except OSError:
+            return False
+
+    return {n for n in names if provides(n + ".py", False) or provides(n, True)}
 
 
 def forget_shadowed(root):
@@ -271,6 +285,18 @@ def run_step(module, argv, cwd, streams):
     return code
 
 
+_HANDLERS: list = []
+
+
+def signal_handlers():
+    """Every catchable signal's handler as the driver has them (a forked row process inherits them): read
+    once, before the first fork, not in every row process."""
+    if not _HANDLERS:
+        _HANDLERS.append({n: signal.getsignal(n) for n in signal.valid_signals()
+                          if n not in (signal.SIGKILL, signal.SIGSTOP)})
+    return _HANDLERS[0]
+
+
 def fingerprint():
     """What a step must not change for the next step to run in the same process: the attributes of
     every module already imported (their count) and the builtins (their identities)."""
@@ -300,7 +326,7 @@ def steps_process(module, plan, first, io, status):
         forget_shadowed(cwd)
         streams = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
         modules, path, environ = dict(sys.modules), list(sys.path), dict(os.environ)
-        handlers = {n: signal.getsignal(n) for n in signal.valid_signals() if n not in (signal.SIGKILL, signal.SIGSTOP)}
+        handlers = signal_handlers()
         before, me = fingerprint(), os.getpid()
         for i in range(first, len(plan)):
             for target, fd in enumerate(io[i][:3]):
@@ -690,6 +716,7 @@ def main(inputs):
     startup = 0.0
     if mode == "fork":
         prepare(os.getcwd())
+        signal_handlers()
     elif inputs.get("cpu_baseline"):
         startup = startup_cpu(os.getcwd())
     keep, whole_box = ancestors(), bool(inputs.get("whole_box"))
