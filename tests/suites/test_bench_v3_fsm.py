@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.suite import load_suite
+from tests.support.grading import check_results
 from tests.support.mutant_sample import verify_sample
 
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")

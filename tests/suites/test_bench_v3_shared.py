@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.grading import check_results
 from swarmgym import REPO_ROOT
 from swarmgym.config import load_config
-from swarmgym.suitekit.coverage import coverage, table_rows
+from swarmgym.grading.regrade import regrade_campaign
+from swarmgym.grading.suite_verify import verify_suite
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord
-from swarmgym.grading.regrade import regrade_campaign
+from swarmgym.suitekit.coverage import coverage, table_rows
 from swarmgym.suitekit.suite import load_suite, materialize
-from swarmgym.grading.suite_verify import verify_suite
+from tests.support.grading import check_results
 
 V2 = load_suite("bench-v2", REPO_ROOT / "suites")
 V3 = load_suite("bench-v3", REPO_ROOT / "suites")

@@ -1,8 +1,6 @@
 """bench-v3 is a frozen suite (bench-v5 grades its prompts by default), and the simulator builds its mutants: every one a run's fault can show."""
 from __future__ import annotations
 
-
-
 import pytest
 
 from swarmgym import REPO_ROOT

@@ -13,7 +13,7 @@ from swarmgym.config import load_config
 from swarmgym.grading import difftable
 from swarmgym.grading.rowmatch import OUT_MODES
 from swarmgym.suitekit.coverage import table_rows
-from swarmgym.suitekit.suite import TABLE_KINDS, load_suite, materialize
+from swarmgym.suitekit.suite import TABLE_KINDS, materialize
 from tests.support.benches import V3, V4, failed_checks, row_ids
 
 IDS = [s.id for s in V4.specs]
