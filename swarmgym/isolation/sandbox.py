@@ -71,15 +71,21 @@ class SandboxResult:
         return None
 
 
+#: names that steer the interpreter or pytest: an operator's ``PYTEST_ADDOPTS``, ``PYTHONSTARTUP`` or
+#: ``PYTHONWARNINGS`` would change how an app's own tests and the probes run, so the verdict would depend on
+#: the shell it was graded from (``checks.env`` sets what the checks need, after this)
+STEERING_PREFIXES = ("PYTHON", "PYTEST_")
+
+
 def scrubbed_env(extra_secrets: set[str] | frozenset[str] = frozenset(),
                  base: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment model-written code sees: no secret-looking names, harness Python first."""
+    """The environment model-written code sees: no secret-looking names, nothing that steers Python or pytest
+    (:data:`STEERING_PREFIXES`), harness Python first."""
     env = {k: v for k, v in (os.environ if base is None else base).items()
-           if not is_secret(k, v, extra_secrets)}
+           if not is_secret(k, v, extra_secrets) and not k.startswith(STEERING_PREFIXES)}
     bindir = str(Path(sys.executable).parent)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "/usr/local/bin:/usr/bin:/bin")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env.pop("PYTHONPATH", None)
     return env
 
 

@@ -81,6 +81,19 @@ def test_scrubbed_env_puts_the_harness_python_first():
     assert "DB_PASSWORD" not in env and env["HOME"] == "/root"
 
 
+def test_a_check_box_sees_none_of_the_hosts_python_or_pytest_steering_but_checks_env(tmp_path, monkeypatch):
+    """An operator's PYTEST_ADDOPTS (say a --junitxml into their own folder) once made every app's own tests
+    fail in the box: what steers Python or pytest stays outside; ``checks.env`` still reaches the check."""
+    for name, value in {"PYTEST_ADDOPTS": f"--junitxml={tmp_path}/x.xml", "PYTHONSTARTUP": "/etc/passwd",
+                        "PYTHONWARNINGS": "error", "PYTHONPATH": "/nowhere", "LANG": "C.UTF-8"}.items():
+        monkeypatch.setenv(name, value)
+    res = run_sandboxed("env", tmp_path, timeout=30, env_extra={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    names = {line.split("=", 1)[0] for line in res.stdout_tail.splitlines()}
+    assert res.exit_code == 0
+    assert not names & {"PYTEST_ADDOPTS", "PYTHONSTARTUP", "PYTHONWARNINGS", "PYTHONPATH"}
+    assert {"PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTHONDONTWRITEBYTECODE", "LANG"} <= names
+
+
 def test_memory_hog_hits_the_default_limit_and_fails(tmp_path):
     limits = Limits.from_config(load_config(tmp_path, environ={}).checks)  # the shipped default, 2 GiB
     hog = f"{sys.executable} -c 'b = bytearray(4 * 1024 ** 3); print(\"allocated\")'"
