@@ -93,6 +93,7 @@ def test_every_requirement_and_edge_class_is_sampled_and_broken():
     assert len(old) >= 10 and all(r.mutants for r in old)
 
 
+@pytest.mark.slow  # a verify of the reference and ~20 mutants; the fast tier verifies tiny suites on the same path
 def test_the_reference_passes_every_check_and_regressions_and_a_stratified_sample_are_killed(cfg):
     """The reference passes every check, hard ones included; the realistic regressions and a stratified
     sample of the other mutants are each killed by a check covering what they break.

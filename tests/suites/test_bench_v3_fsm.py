@@ -50,6 +50,7 @@ def test_every_requirement_and_edge_class_is_sampled_and_broken():
             "negative", "extra"} <= classes
 
 
+@pytest.mark.slow  # a verify of the reference and ~20 mutants; the fast tier verifies tiny suites on the same path
 def test_the_reference_passes_every_check_and_bug_classes_and_a_stratified_sample_are_killed(cfg):
     """The reference passes every check, hard ones included (both golden tables among them); the realistic
     state-machine bugs and a stratified sample of the other mutants are each killed by a check covering what
