@@ -58,6 +58,7 @@ STARTUP = frozenset(sys.modules)  # what a real interpreter has imported before 
 
 import ast  # noqa: E402 - after STARTUP on purpose
 import atexit  # noqa: E402
+import functools  # noqa: E402
 import importlib.machinery  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
@@ -285,16 +286,11 @@ def run_step(module, argv, cwd, streams):
     return code
 
 
-_HANDLERS: list = []
-
-
+@functools.cache
 def signal_handlers():
     """Every catchable signal's handler as the driver has them (a forked row process inherits them): read
     once, before the first fork, not in every row process."""
-    if not _HANDLERS:
-        _HANDLERS.append({n: signal.getsignal(n) for n in signal.valid_signals()
-                          if n not in (signal.SIGKILL, signal.SIGSTOP)})
-    return _HANDLERS[0]
+    return {n: signal.getsignal(n) for n in signal.valid_signals() if n not in (signal.SIGKILL, signal.SIGSTOP)}
 
 
 def fingerprint():
