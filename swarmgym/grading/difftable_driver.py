@@ -15,13 +15,13 @@ Modes:
   ``python3 -m`` would (``runpy``; ``SystemExit`` codes, an uncaught exception printed and exit 1,
   non-daemon threads joined, ``atexit`` handlers run, stdout/stderr flushed), reads back the files
   the step wrote, and resets what a fresh process would not have (every module the step imported,
-  ``sys.argv``/``path``/streams, the environment, the working folder, signal handlers).  A step that
-  ends its process (``os._exit``, a crash, a signal, the kernel at the memory cap), hangs past
-  ``step_timeout`` (killed), leaves a thread running or changes an imported module or the builtins
-  is followed by a fresh fork for the next step; a step's outcome comes back over a pipe.  Whatever
-  a row does stays in its process: the driver (non-dumpable, so no row reaches its memory or fds
-  through ``/proc``) kills what the process left — every other process of a bwrap box, else its
-  process group — and goes on.  Before forking, the driver imports the common standard-library
+  ``builtins`` as it was (a wrapped ``print`` undone), ``sys.argv``/``path``/streams, the environment,
+  the working folder, signal handlers).  A step that ends its process (``os._exit``, a crash, a signal,
+  the kernel at the memory cap), hangs past ``step_timeout`` (killed), leaves a thread running or
+  changes an imported module is followed by a fresh fork for the next step; a step's outcome comes
+  back over a pipe.  Whatever a row does stays in its process: the driver (non-dumpable, so no row
+  reaches its memory or fds through ``/proc``) kills what the process left — every other process of a
+  bwrap box, else its process group — and goes on.  Before forking, the driver imports the common standard-library
   modules the app's sources import and compiles the app's sources (parsed and compiled, never run),
   so a step starts faster than a fresh interpreter.
 - ``subproc``: every step is a real ``python3 -m MODULE`` subprocess (the confirmation pass for rows
@@ -58,10 +58,13 @@ STARTUP = frozenset(sys.modules)  # what a real interpreter has imported before 
 
 import ast  # noqa: E402 - after STARTUP on purpose
 import atexit  # noqa: E402
+import builtins  # noqa: E402
 import functools  # noqa: E402
 import importlib.machinery  # noqa: E402
 import io  # noqa: E402
+import itertools  # noqa: E402
 import json  # noqa: E402
+import operator  # noqa: E402
 import os  # noqa: E402
 import resource  # noqa: E402
 import runpy  # noqa: E402
@@ -294,21 +297,32 @@ def signal_handlers():
 
 
 def fingerprint():
-    """What a step must not change for the next step to run in the same process: the attributes of
-    every module already imported (their count) and the builtins (their identities)."""
-    import builtins
+    """What a step must not change for the next step to run in the same process: how many names each
+    imported module has (taken after :func:`put_back_builtins` undid what the step did to the builtins)."""
+    return tuple(len(getattr(m, "__dict__", ())) for m in list(sys.modules.values()))
 
-    return (tuple(len(getattr(m, "__dict__", ())) for m in list(sys.modules.values())),
-            tuple(map(id, vars(builtins).values())))
+
+def put_back_builtins(saved):
+    """Undo what a step bound, rebound or deleted in ``builtins`` (a wrapped ``print``): a fresh process has
+    them as the driver does, so the next step needs no fresh fork.  Key by key, never clearing the namespace."""
+    space = vars(builtins)
+    if len(space) == len(saved) and all(map(operator.is_, map(space.get, saved, itertools.repeat(space)),
+                                            saved.values())):
+        return
+    for k in [k for k in space if k not in saved]:
+        del space[k]
+    for k, v in saved.items():
+        if space.get(k, space) is not v:
+            space[k] = v
 
 
 def steps_process(module, plan, first, io, status):
     """A forked process running steps ``first``… of ``plan`` (one row's or several rows'), each
     reported as ``S i cpu`` / ``E i code dirty cpu`` on ``status`` (``cpu``: the CPU used so far, at the
     step's start and end), the files it wrote read back into its fd 3; after each step it resets what a
-    fresh process would not have.  A step that leaves a thread
-    running or changes an imported module or the builtins ends the process: the next step gets a
-    fresh one."""
+    fresh process would not have (the modules it imported forgotten, ``builtins`` as it was, ``sys.path``,
+    the environment, the folder, signal handlers).  A step that leaves a thread running or changes an
+    imported module ends the process: the next step gets a fresh one."""
     code = 0
     try:
         os.setsid()
@@ -323,7 +337,7 @@ def steps_process(module, plan, first, io, status):
         streams = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
         modules, path, environ = dict(sys.modules), list(sys.path), dict(os.environ)
         handlers = signal_handlers()
-        before, me = fingerprint(), os.getpid()
+        before, saved, me = fingerprint(), dict(vars(builtins)), os.getpid()
         for i in range(first, len(plan)):
             for target, fd in enumerate(io[i][:3]):
                 os.dup2(fd, target)
@@ -337,6 +351,7 @@ def steps_process(module, plan, first, io, status):
             os.write(io[i][3], json.dumps({p: read_back(p) for p in plan[i]["read"]}).encode())
             sys.modules.clear()  # what the step imported is gone, as in a fresh process
             sys.modules.update(modules)
+            put_back_builtins(saved)
             dirty = any(t is not threading.current_thread() for t in threading.enumerate()) or fingerprint() != before
             os.write(status, f"E {i} {rc} {int(dirty)} {spent:.6f}\n".encode())
             if dirty:

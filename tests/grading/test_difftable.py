@@ -73,6 +73,14 @@ TOY = textwrap.dedent('''
         def down(n):
             return [down(n + 1) for _ in (0,)]
         down(0)
+    elif cmd == "patch-print":  # wraps print in builtins
+        import builtins
+        print("stale" if builtins.print.__name__ == "wrapped" else "fresh")
+        plain = builtins.print
+        def wrapped(*a, **k):
+            plain("wrapped:", *a, **k)
+        builtins.print = wrapped
+        print("now")
     elif cmd == "count":
         n = int(os.environ.get("TOY_COUNT", "0")) + 1
         os.environ["TOY_COUNT"] = str(n)
@@ -106,6 +114,8 @@ GOOD = [
     row("files-in", step(["echo", "x"], stdout="x\n", files={"{dir}/seed.txt": {"text": "seed\n"}}),
         files_in={"{dir}/seed.txt": "seed\n"}),
     row("fresh-process-per-step", step(["count"], stdout="1\n"), step(["count"], stdout="1\n")),
+    row("builtins-wrap-undone", step(["patch-print"], stdout="fresh\nwrapped: now\n"),
+        step(["patch-print"], stdout="fresh\nwrapped: now\n")),
 ]
 
 
