@@ -33,6 +33,9 @@ class GradingContext:
     row_filter: Callable[[dict[str, Any]], bool] | None = None
     #: the caller reads the check results itself (regrade, the suite kit): a check that cannot be run raises
     strict: bool = False
+    #: the caller needs only whether each check passes (``suite verify``): a golden table stops at its first
+    #: confirmed failing row
+    first_failure: bool = False
     #: what the checks dimension found, for the dimensions after it (diagnostics reads the tracebacks)
     check_results: list[CheckResult] = field(default_factory=list)
 

@@ -39,6 +39,7 @@ MARK = "SWARMGYM-DIFF "
 MAX_SHOWN = 5
 PACK_OVER = 120 * 1024  # bytes of a command sent as it is (the kernel's cap on one argv string: 128 KB)
 CONFIRM_CAP = 8  # disagreeing rows confirmed in the first batch; the rest only if none of those fails
+#                  (a caller that needs only pass or fail confirms one at a time: ``first_failure``)
 STEP_TIMEOUT = 10.0  # seconds per step on the fast path (config checks.step_timeout)
 CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess (config checks.confirm_timeout)
 DEADLINE_MARGIN = 5.0  # seconds of a box's timeout left for the driver to stop its step and print what it has
@@ -122,10 +123,13 @@ class Graded:
 
 def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: float, whole_box: bool,
           step_timeout: float = STEP_TIMEOUT, confirm_timeout: float = CONFIRM_TIMEOUT,
-          steps_per_fork: int = STEPS_PER_FORK, problem: RowProblem = row_problem) -> Graded:
+          steps_per_fork: int = STEPS_PER_FORK, problem: RowProblem = row_problem,
+          first_failure: bool = False) -> Graded:
     """Run ``table`` through ``run_box(command) -> SandboxResult`` (the check's box, called once for the
     fast path and again only for rows that disagree) and compare outside the box with ``problem`` (the
-    lenient golden-table comparison; the ``rows`` kind passes its exact one, :mod:`swarmgym.grading.rowmatch`)."""
+    lenient golden-table comparison; the ``rows`` kind passes its exact one, :mod:`swarmgym.grading.rowmatch`).
+    ``first_failure``: the caller needs only whether the table passes (``suite verify``), so disagreeing rows
+    are confirmed one at a time and the first that fails ends it (its detail names that row only)."""
     rows = table["rows"]
     deadline = max(1.0, timeout - DEADLINE_MARGIN)
 
@@ -139,7 +143,8 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
         return Graded(None, first)
     disagree = [n for n in range(len(rows)) if problem(rows[n], got.get(n), step_timeout)]
     failed: list[dict[str, Any]] = []
-    batch, rest = disagree[:CONFIRM_CAP], disagree[CONFIRM_CAP:]
+    cap = 1 if first_failure else CONFIRM_CAP
+    batch, rest = disagree[:cap], disagree[cap:]
     while batch:
         again = run_box(command(inputs(batch, "subproc", confirm_timeout)))
         confirmed = parse(again.stdout_tail) or {}
@@ -153,7 +158,7 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
         if cut and len(cut) < len(batch):  # the box ran out of time before these: a further box confirms them
             batch = cut
         else:
-            batch, rest = ([], rest) if failed else (rest[:CONFIRM_CAP], rest[CONFIRM_CAP:])
+            batch, rest = ([], rest) if failed else (rest[:cap], rest[cap:])
     return Graded({"rows": len(rows), "failed": failed, "unconfirmed": len(rest)}, first)
 
 

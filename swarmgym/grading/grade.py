@@ -72,18 +72,21 @@ def grade(workspace: str | Path, checks: Iterable[Check], cfg: Config, *,
           dimensions: Iterable[str] | None = None, evidence: Evidence | None = None,
           judge: Judge | None = None, prompt: str = "", requirements: list[str] | None = None,
           samples: list[HostSample] | None = None, check_timeout: float | None = None,
-          row_filter: Callable[[dict[str, Any]], bool] | None = None, strict: bool = False) -> Verdict:
+          row_filter: Callable[[dict[str, Any]], bool] | None = None, strict: bool = False,
+          first_failure: bool = False) -> Verdict:
     """Grade ``workspace`` against ``checks`` on ``dimensions`` (names of :data:`DIMENSIONS`; None: every
     one) and, with a ``judge``, on what it rules.
 
     ``evidence`` is what the swarm left (``tool_called`` checks and the swarm and cluster dimensions read
     it); ``samples`` the host's load while it ran (default: the evidence's).  ``check_timeout`` is the
-    seconds per check that names none; ``row_filter`` keeps only some rows of a row-based check.
+    seconds per check that names none; ``row_filter`` keeps only some rows of a row-based check;
+    ``first_failure``: only pass or fail matters, so a golden table's detail names its first failing row only.
     Never raises for a crashing dimension unless ``strict``.
     """
     ctx = GradingContext(workspace=Path(workspace), cfg=cfg, checks=list(checks), evidence=evidence,
                          samples=list(samples or (evidence.host_samples if evidence else [])),
-                         check_timeout=check_timeout, row_filter=row_filter, strict=strict)
+                         check_timeout=check_timeout, row_filter=row_filter, strict=strict,
+                         first_failure=first_failure)
     dims: dict[str, DimensionResult] = {}
     for name in _asked(dimensions):
         try:

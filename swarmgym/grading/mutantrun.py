@@ -58,8 +58,10 @@ def decided(mutant: Mutant, checks: list[Check], results: list[CheckResult]) -> 
 
 
 def run_one(check: Check, ws: Path, cfg: Config, row_filter: Callable[[dict[str, Any]], bool] | None = None) -> CheckResult:
-    """``check`` graded alone on ``ws`` (only the rows ``row_filter`` keeps of a row-based check)."""
-    [res] = grade(ws, [check], cfg, dimensions=CHECKS, row_filter=row_filter, strict=True).check_results()
+    """``check`` graded alone on ``ws`` (only the rows ``row_filter`` keeps of a row-based check); a failing
+    golden table names its first failing row only: verify needs to know whether a check fails, not every row."""
+    [res] = grade(ws, [check], cfg, dimensions=CHECKS, row_filter=row_filter, strict=True,
+                  first_failure=True).check_results()
     return res
 
 

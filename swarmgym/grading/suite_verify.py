@@ -160,7 +160,7 @@ def verify_app(suite: Suite, spec: Spec, cfg: Config, mutant: Mutant | None = No
             assert mutant is not None
             row.results, row.skipped = run_focused(mutant, checks, ws, cfg)
         else:
-            row.results = grade(ws, checks, cfg, dimensions=CHECKS, strict=True).check_results()
+            row.results = grade(ws, checks, cfg, dimensions=CHECKS, strict=True, first_failure=True).check_results()
         ws_text = "".join(f.read_text(errors="replace") for f in ws.rglob("*")  # the stub contract's evidence
                           if mutant and f.is_file() and f.suffix != ".db" and f.stat().st_size < 1_000_000)
     row.passed = [r.name for r in row.results if r.passed]

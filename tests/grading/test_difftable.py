@@ -224,6 +224,28 @@ def test_a_failing_row_names_its_input_and_what_came_out_through_grade(tmp_path,
     assert json.loads(res.stdout_tail)["failed"][0]["id"] == "wrong"
 
 
+def test_verify_confirms_one_disagreeing_row_at_a_time_and_stops_at_the_first_that_fails(tmp_path, toy):
+    """``suite verify`` needs only whether a table fails: one confirming subprocess run, not eight; a job's
+    grading still confirms (and names) every failing row up to the cap."""
+    wrong = [row(f"wrong-{n}", step(["echo", str(n)], stdout="x\n")) for n in range(3)]
+    rows = [GOOD[0], *wrong]
+    boxes: list[str] = []
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
+    box = GradingContext(workspace=toy, cfg=cfg).box
+
+    def run_box(command):
+        boxes.append(command)
+        return box(command, timeout=60, output_cap=difftable.RESULT_CAP)
+
+    verify = difftable.grade({"module": "toy", "rows": rows}, run_box, timeout=60, whole_box=True, first_failure=True)
+    assert [f["id"] for f in verify.summary["failed"]] == ["wrong-0"] and len(boxes) == 2  # fast path + one confirmation
+    assert difftable.summarize(verify.summary)[0] is False
+    boxes.clear()
+    job = difftable.grade({"module": "toy", "rows": rows}, run_box, timeout=60, whole_box=True)
+    assert [f["id"] for f in job.summary["failed"]] == ["wrong-0", "wrong-1", "wrong-2"] and len(boxes) == 2
+
+
 def test_table_inputs_of_a_row_land_in_its_own_folder(tmp_path, toy):
     rows = [row("a", step(["echo", "{dir}"], out="any"), files_in={"{dir}/f": "1"}),
             row("b", step(["write", "{db}"], files={"{db}": {"text": "a,b\n1,2\n"}, "{dir}/f": {"absent": True}}))]

@@ -28,7 +28,7 @@ class Differential:
         graded = difftable.grade(table, lambda cmd: ctx.box(cmd, timeout=limit, output_cap=difftable.RESULT_CAP),
                                  timeout=limit, whole_box=ctx.backend == "bwrap", problem=self.problem,
                                  step_timeout=ctx.cfg.checks.step_timeout,
-                                 confirm_timeout=ctx.cfg.checks.confirm_timeout)
+                                 confirm_timeout=ctx.cfg.checks.confirm_timeout, first_failure=ctx.first_failure)
         res, summary = graded.box, graded.summary
         passed, detail = difftable.summarize(summary, res.exit_code)
         res.stdout_tail = json.dumps(summary)[-ctx.cfg.checks.output_cap:] if summary else ""
