@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +33,16 @@ def test_defaults_without_any_file(tmp_path):
     assert cfg.home == tmp_path.resolve()
     assert cfg.ledger_dir == tmp_path.resolve() / "ledger"
     assert cfg.suites_dir.is_absolute()
+
+
+def test_the_example_config_yaml_at_the_root_spells_out_the_defaults(tmp_path):
+    """The README's commands run from a checkout, whose ``config.yaml`` is the home's: it once still named bench-v3
+    after bench-v5 became the default, so ``swarmgym bench`` there ran the old suite."""
+    root = Path(__file__).resolve().parent.parent
+    shutil.copy(root / "config.yaml", tmp_path / "config.yaml")
+    example = load_config(tmp_path, environ={}).model_dump()
+    (tmp_path / "config.yaml").unlink()
+    assert example == load_config(tmp_path, environ={}).model_dump()
 
 
 def test_config_yaml_sets_nested_keys(tmp_path):
