@@ -6,8 +6,9 @@ is announced once the worker is ready, and ends cleanly or in a warm shutdown.
 - ``worker_ready``: the host announces itself (variant, queues, the hash of each local suite) and beats
   every ``dead_host_secs / 4`` from its main process, so ``workers`` tells an idle host from a dead one.
 - ``worker_shutting_down`` (warm shutdown: SIGTERM from systemd or launchd): the worker drains — the
-  swarms its pool processes run are killed and their jobs go back to the queue for another host, not
-  recorded as failures — and withdraws (a clean stop is not a death).
+  swarms its pool processes run are killed (and any they start until the worker is gone) and their jobs
+  go back to the queue for another host, not recorded as failures — and withdraws (a clean stop is not
+  a death).
 
 The coordinator's own start and stop are :mod:`swarmgym.queue.lifecycle`.
 """
@@ -81,20 +82,48 @@ def _on_ready(sender=None, **kw) -> None:
                                                     "queues": queues, "suites": local_suite_hashes(cfg)})]
 
 
+#: seconds between sweeps of the pool's swarms while a warm shutdown drains
+SWEEP_EVERY = 0.2
+
+
+def sweep_pool(me: psutil.Process) -> int:
+    """Kill what each of ``me``'s pool processes runs below it (their orphan guards excepted)."""
+    n = 0
+    for child in me.children():
+        guards = {p.pid for p in psutil.Process(child.pid).children() if GUARD_MODULE in " ".join(p.cmdline())}
+        n += sweep_descendants(child.pid, guards)
+    return n
+
+
+def _keep_sweeping(me: psutil.Process) -> None:
+    """Until this process exits: a swarm a pool process starts after the first sweep (its job was between
+    its claim and its box, e.g. probing the swarm's version) is killed too, not waited for."""
+    import time
+
+    while True:
+        time.sleep(SWEEP_EVERY)
+        try:
+            sweep_pool(me)
+        except Exception:  # a pool process that just ended: the next sweep sees the new state
+            continue
+
+
 @worker_shutting_down.connect
 def _on_shutdown(sender=None, sig=None, how=None, exitcode=None, **kw) -> None:
-    """Warm shutdown: mark this worker draining, kill the swarms its pool processes run, withdraw."""
+    """Warm shutdown: mark this worker draining, kill the swarms its pool processes run (and keep killing any
+    they start until the worker is gone), withdraw."""
     node = str(sender) if sender else None
     if not is_host(node):
         return
     try:
+        import threading
+
         from celery import current_app
 
         me = psutil.Process()
         claim.drain(app_config(current_app), host_of(node), me.pid)
-        for child in me.children():
-            guards = {p.pid for p in psutil.Process(child.pid).children() if GUARD_MODULE in " ".join(p.cmdline())}
-            sweep_descendants(child.pid, guards)
+        sweep_pool(me)
+        threading.Thread(target=_keep_sweeping, args=(me,), name="drain-sweeper", daemon=True).start()
     except Exception as e:
         log.warning("shutdown: could not stop running swarms: %s", e)
     if _LIFE:
