@@ -52,17 +52,18 @@ def host(view: dict, name: str) -> dict | None:
 
 @pytest.mark.slow  # real Celery workers
 def test_watch_shows_hosts_their_jobs_the_coordinator_and_failures_until_the_campaign_is_done(home, fleet_factory):
-    tiny_jobs_home(home, command="sleep 1; echo ok > out.txt", specs=2)  # medium: 10 jobs of ~2 s
+    tiny_jobs_home(home, command="sleep 2; echo ok > out.txt", specs=3)  # light: 3 jobs of ~2 s
     fleet = fleet_factory()
-    names = [fleet.coordinator(), fleet.worker("mlx", "h-a"), fleet.worker("mlx", "h-b")]
-    fleet.wait_ready(app_for(home), names)
-    cid = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx").stdout.split()[0]
+    app = app_for(home)
+    fleet.wait_ready(app, [fleet.coordinator()])  # no host yet: the jobs wait in their queue
+    cid = cli(home, "enqueue", "--tier", "light", "--variant", "mlx").stdout.split()[0]
     rows = json.loads(cli(home, "status", cid, "--all", "--json").stdout)["jobs"]
     planned = {x["job_id"] for x in rows}
-    assert len(planned) >= 10
+    assert len(planned) == 3
 
-    w = Watch(home, cid)
+    w = Watch(home, cid)  # watching from before any job runs
     try:
+        fleet.wait_ready(app, [fleet.worker("mlx", "h-a"), fleet.worker("mlx", "h-b")])
         busy = w.seen(lambda v: any(h["state"] == "online" and h["jobs"] and (h["jobs"][0]["running_secs"] or 0) > 0
                                     for h in v["hosts"]), 120, "a host online with its running job")
         assert busy["coordinator"]["online"] is True
@@ -92,22 +93,24 @@ def test_watch_shows_hosts_their_jobs_the_coordinator_and_failures_until_the_cam
     finally:
         w.close()
 
-    # the table people read, in an 80-column terminal: whole job ids, the coordinator, the failures
-    p = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "status", cid, "--watch"],
-                       capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "80"})
-    assert p.returncode == 0, p.stderr
+    # the table people read, in an 80-column terminal, and `workers` (JSON and table), run side by side: each
+    # `workers` waits out its replies' timeout three times over
+    def run(*args: str, columns: int = 80) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(home), *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": str(columns)})
+    procs = [run("status", cid, "--watch"), run("workers", "--json"), run("workers", columns=200)]
+    (out, err), (rows_json, _), (table, _) = (p.communicate(timeout=120) for p in procs)
+    assert procs[0].returncode == 0, err
     n = len(planned)
-    assert "coordinator: online" in p.stdout and f"{n}/{n} recorded" in p.stdout
-    assert f"{len(failing)} failed" in p.stdout
+    assert "coordinator: online" in out and f"{n}/{n} recorded" in out
+    assert f"{len(failing)} failed" in out
     for f in last["failures"]:
-        assert f["job_id"] in p.stdout, p.stdout
+        assert f["job_id"] in out, out
 
     # workers: the stopped host is still listed, with when it was last seen
-    rows = {x["host"]: x for x in json.loads(cli(home, "workers", "--json").stdout)}
+    rows = {x["host"]: x for x in json.loads(rows_json)}
     assert rows["h-b"]["state"] == "offline" and rows["h-b"]["last_seen"] and rows["h-b"]["last_seen_ago"] >= 0
     assert rows["h-a"]["state"] == "online" and rows["h-a"]["last_seen_ago"] < 30
-    table = subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), "workers"], capture_output=True,
-                           text=True, timeout=120, env={**os.environ, "COLUMNS": "200"}).stdout
     [line] = [x for x in table.splitlines() if "h-b" in x and "offline" in x]
     assert " ago)" in line and "UTC" in line
 
