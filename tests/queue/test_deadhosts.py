@@ -55,22 +55,22 @@ def test_a_host_sleeping_past_the_window_loses_its_job_to_another_and_its_late_r
     sleeping = tree(fleet.procs["mlx@mlx-a"].popen.pid)
     signal_tree(sleeping, signal.SIGSTOP)  # the Mac went to sleep mid-job
     try:
-        t0 = time.monotonic()
         wait_until(lambda: deadhosts.lost_jobs_of(r, cid).get(job), WINDOW + 20, 0.2, "the job to be taken from mlx-a")
-        assert time.monotonic() - t0 < WINDOW + 20
         # no other host yet: the re-sent job cannot finish (and the campaign drop its lost jobs) before this look
         lost = json.loads(cli(home, "status", cid, "--json", check=False).stdout)["lost"][job]  # status reads counters + lost
         assert lost["host"] == "mlx-a" and lost["silent"] >= WINDOW
         assert lost["shown"].startswith("lost (mlx-a silent") and "→ re-sent" in lost["shown"]
+        other = fleet.worker("mlx", "mlx-b")  # starts while `workers` looks
         w = json.loads(cli(home, "workers", "--json", "--timeout", "1", check=False).stdout)
         assert {x["host"]: x["state"] for x in w}.get("mlx-a") == "dead"
-        fleet.wait_ready(app, [fleet.worker("mlx", "mlx-b")])
+        fleet.wait_ready(app, [other])
         wait_until(finalized(home, cid), 90, 0.2, "the campaign record after the re-send")
     finally:
         signal_tree(sleeping, signal.SIGCONT)  # it wakes up and finishes its stale run
     (rec,) = Ledger(home / "ledger").records(kind="session", campaign_id=cid)
     assert rec.host == "mlx-b"
-    time.sleep(WINDOW)  # the late result arrives and is not recorded
+    wait_until(lambda: any(json.loads(x)["job_id"] == job and json.loads(x)["kind"] == "record_job"
+                           for x in r.lrange(keys.REFUSED, 0, -1)), 60, 0.2, "the late result to arrive and be refused")
     assert jsonl_job_ids(home)[job] == 1
 
 
