@@ -4,6 +4,8 @@ Tests about the queue run tiny real jobs (:func:`tests.support.queue.tiny_jobs_h
 swarm's processes (kill, limits, warm shutdown) run the simulator."""
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import httpx
@@ -46,9 +48,12 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
     fleet.wait_ready(app, names)
     wait_until(lambda: flower.popen.poll() is None and port_open(port), 30, what="flower listening")
 
-    out = cli(home, "enqueue", "--tier", "medium", "--variant", "mlx").stdout.split()
-    cid = out[0]
-    gguf_cid = cli(home, "enqueue", "--tier", "smoke", "--variant", "gguf").stdout.split()[0]
+    sends = [subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(home), "enqueue", "--tier", tier,
+                               "--variant", variant], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for tier, variant in (("medium", "mlx"), ("smoke", "gguf"))]  # two campaigns sent side by side
+    outs = [p.communicate(timeout=120) for p in sends]
+    assert all(p.returncode == 0 for p in sends), outs
+    cid, gguf_cid = (out.split()[0] for out, _ in outs)
     assert cid.startswith("q-mlx-medium-") and gguf_cid != cid
 
     wait_until(finalized(home, cid), 200, 0.2, "the mlx campaign record")
@@ -79,10 +84,12 @@ def test_medium_campaign_runs_only_on_its_variant_hosts_and_its_completing_recor
               and cid in (t.get("result") or "") and "'finalized'" in (t.get("result") or "")]
     assert any(t.get("state") == "SUCCESS" for t in finals), [t.get("result") for t in tasks.values()][:5]
 
-    status = cli(home, "status", cid).stdout
-    assert "finalized" in status and "15/15 recorded" in status
-    workers = cli(home, "workers").stdout
-    assert "mlx@mlx-a" in workers and "variant.gguf" in workers
+    # status and workers side by side (workers waits out its replies' timeout three times over)
+    status, workers = [subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(home), *args],
+                                        stdout=subprocess.PIPE, text=True) for args in (["status", cid], ["workers"])]
+    assert "finalized" in (out := status.communicate(timeout=120)[0]) and "15/15 recorded" in out
+    assert "mlx@mlx-a" in (out := workers.communicate(timeout=120)[0]) and "variant.gguf" in out
+    assert status.returncode == workers.returncode == 0
 
 
 def test_sigkill_of_a_host_mid_job_still_finishes_the_campaign_once_per_job_without_orphans(home, fleet_factory):
