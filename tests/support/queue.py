@@ -238,9 +238,9 @@ TINY_SUITE = tiny_suite(1)
 
 
 def tiny_settings(home, command: str = "echo ok > out.txt", specs: int = 1, timeout: float = 60) -> dict:
-    """Writes the suite ``tiny-v1`` (``specs`` one-file, one-check specs; medium is 5 jobs per spec) beside
-    ``home`` and returns the config keys that select it and the ``command`` adapter running ``command`` (a
-    shell line) in the workspace: real but tiny jobs."""
+    """Writes the suite ``tiny-v1`` (``specs`` one-file, one-check specs; light is one job per spec, medium at
+    least 15 jobs) beside ``home`` and returns the config keys that select it and the ``command`` adapter
+    running ``command`` (a shell line) in the workspace: real but tiny jobs."""
     suites = home.parent / "suites"
     (suites / "tiny-v1").mkdir(parents=True, exist_ok=True)
     (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(specs)))
