@@ -40,6 +40,7 @@ REDIS_FIXTURES = ("redis_server", "own_redis", "rdb")
 # group itself (tests/security/test_hostile_app.py).  Cheap shared fixtures (a config, a loaded suite) are not
 # grouped: their tests spread over both workers.
 SHARED_FIXTURES = ("embedded", "fleet",  # tests/security: a hostile campaign, embedded and through a fleet
+                   "hung",  # tests/queue/test_hung_swarms.py: a fleet of three hung swarms
                    "bench_world",  # tests/security/test_allowlist.py: a snooping bench
                    "runs",  # tests/contract/test_simulator.py: five simulator runs
                    "one_round",  # tests/comparison/test_compare.py: a compare round

@@ -141,41 +141,6 @@ def test_redis_flushed_mid_campaign_is_finished_by_resume_without_losing_a_job(h
     assert all(v == 1 for v in counts.values())
 
 
-@pytest.mark.parametrize("limit", ["swarm-timeout", "celery-soft-limit", "celery-hard-limit"])
-def test_a_hung_swarm_is_killed_at_its_limit_recorded_as_timeout_and_the_worker_goes_on(home, fleet_factory, limit):
-    if limit == "swarm-timeout":   # the adapter's own timeout (exit 124) comes first
-        write_config(home, soft_time_limit=120, time_limit=150, swarm_timeout=4)
-    elif limit == "celery-soft-limit":  # Celery's soft limit is the backstop
-        write_config(home, soft_time_limit=12, time_limit=40, swarm_timeout=120)  # the ok job needs room beside it
-    else:                          # the hard limit kills the pool process itself, end to end
-        write_config(home, soft_time_limit=0, time_limit=8, swarm_timeout=300)
-    fleet = fleet_factory()
-    names = [fleet.coordinator(), fleet.worker("mlx", "mlx-a")]
-    app = app_for(home)
-    fleet.wait_ready(app, names)
-    cid = "hang-test"
-    if limit == "celery-hard-limit":  # every job lives under the hard limit: only the hung one here
-        (hang,), ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}], cid), None
-    else:
-        hang, ok = send_custom(home, "mlx", [{"SWARMGYM_SIM_FORCE": "hang"}, {}], cid)
-    wait_until(finalized(home, cid), 240, 0.2, "the campaign record")
-    ledger = Ledger(home / "ledger")
-    by_job = {r.job_id: r for r in ledger.records(kind="session", campaign_id=cid)}
-    assert by_job[hang].data["status"] == "timeout" and by_job[hang].overall == "fail"
-    if limit == "celery-soft-limit":
-        assert by_job[hang].error.type == "SoftTimeLimitExceeded"
-        assert 3 <= by_job[hang].wall_secs < 30  # the task's clock starts a moment before the job's
-    elif limit == "celery-hard-limit":
-        assert by_job[hang].error.type == "TimeLimitExceeded" and "mlx-a" in by_job[hang].error.message
-    else:
-        assert by_job[hang].exit_code == 124 and 3 <= by_job[hang].wall_secs < 30
-    if ok is not None:
-        assert by_job[ok].data["status"] == "done" and by_job[ok].host == "mlx-a"
-    else:  # the pool process was killed, the worker goes on
-        fleet.wait_ready(app, ["mlx@mlx-a"], timeout=60)
-    assert not sims_under(home)
-
-
 def test_warm_shutdown_kills_the_running_swarm_and_requeues_its_job_for_another_host(home, fleet_factory):
     import signal
 

@@ -206,8 +206,10 @@ def sims_under(home) -> list[psutil.Process]:
     return out
 
 
-def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "light") -> list[str]:
-    """Enqueue a campaign of the home's swarm adapter whose jobs carry extra swarm env (e.g. SWARMGYM_SIM_FORCE=hang)."""
+def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "light",
+                pin_host: str | None = None) -> list[str]:
+    """Enqueue a campaign of the home's swarm adapter whose jobs carry extra swarm env (e.g. SWARMGYM_SIM_FORCE=hang),
+    on ``pin_host``'s own queue if given."""
     from swarmgym.campaigns.plan import Campaign, plan_jobs, save_campaign
     from swarmgym.queue import dispatch, store
     from swarmgym.queue.redis_util import for_config
@@ -215,7 +217,7 @@ def send_custom(home, variant, jobs_env: list[dict], cid: str, tier: str = "ligh
 
     cfg = load_config(home)
     s = load_suite(cfg.suite, cfg.suites_dir)
-    jobs = plan_jobs(s, tier, variant, campaign_id=cid, swarm=cfg.swarm.adapter)[: len(jobs_env)]
+    jobs = plan_jobs(s, tier, variant, campaign_id=cid, swarm=cfg.swarm.adapter, pin_host=pin_host)[: len(jobs_env)]
     jobs = [j.model_copy(update={"env": e}) for j, e in zip(jobs, jobs_env)]
     camp = Campaign(campaign_id=cid, mode="queue", tier=tier, variant=variant, suite=s.name, suite_hash=s.hash,
                     jobs=jobs)
