@@ -26,8 +26,11 @@ class Watch:
     """``swarmgym status ... --watch --json`` running, its JSON lines collected as they come."""
 
     def __init__(self, home, *args: str) -> None:
+        # Ctrl-C as at a terminal: a pytest started in the background (`pytest … &`) ignores SIGINT, and its
+        # children inherit that, so Python would never raise KeyboardInterrupt in the watch
         self.p = subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(home), "status", *args, "--watch",
-                                   "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                   "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.views: list[dict] = []
         self.t = threading.Thread(target=self._read, daemon=True)
         self.t.start()
