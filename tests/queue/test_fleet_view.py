@@ -13,7 +13,9 @@ import threading
 
 import pytest
 
+from swarmgym.campaigns.plan import load_campaign
 from swarmgym.config import load_config
+from swarmgym.ledger import Ledger
 from swarmgym.queue import liveness
 from swarmgym.queue.redis_util import for_config
 from tests.support.queue import app_for, cli, tiny_jobs_home, wait_until
@@ -60,8 +62,7 @@ def test_watch_shows_hosts_their_jobs_the_coordinator_and_failures_until_the_cam
     app = app_for(home)
     fleet.wait_ready(app, [fleet.coordinator()])  # no host yet: the jobs wait in their queue
     cid = cli(home, "enqueue", "--tier", "light", "--variant", "mlx").stdout.split()[0]
-    rows = json.loads(cli(home, "status", cid, "--all", "--json").stdout)["jobs"]
-    planned = {x["job_id"] for x in rows}
+    planned = {j.job_id for j in load_campaign(load_config(home), cid).jobs}  # the coordinator's plan
     assert len(planned) == 3
 
     w = Watch(home, cid)  # watching from before any job runs
@@ -87,8 +88,8 @@ def test_watch_shows_hosts_their_jobs_the_coordinator_and_failures_until_the_cam
         w.t.join(timeout=10)
         [last] = w.views[-1]["campaigns"]
         assert last["status"] == "finalized" and last["recorded"] == last["planned"] == len(planned)
-        done = json.loads(cli(home, "status", cid, "--all", "--json").stdout)["jobs"]
-        failing = {x["job_id"] for x in done if x["overall"] in ("fail", "error", "infra")}
+        done = Ledger(home / "ledger").records(kind="session", campaign_id=cid)  # the truth the watch counts
+        failing = {x.job_id for x in done if x.overall in ("fail", "error", "infra")}
         assert failing and last["failed"] == len(failing)
         assert {f["job_id"] for f in last["failures"]} == failing  # whole ids, never cut
         progress = [v["campaigns"][0]["recorded"] for v in w.views]
