@@ -86,11 +86,22 @@ def _on_ready(sender=None, **kw) -> None:
 SWEEP_EVERY = 0.2
 
 
+def _is_guard(p: psutil.Process) -> bool:
+    try:
+        return GUARD_MODULE in " ".join(p.cmdline())
+    except psutil.Error:  # gone, or a zombie: nothing to spare
+        return False
+
+
 def sweep_pool(me: psutil.Process) -> int:
-    """Kill what each of ``me``'s pool processes runs below it (their orphan guards excepted)."""
+    """Kill what each of ``me``'s pool processes runs below it (their orphan guards excepted); a process that
+    ends meanwhile is skipped, not an error."""
     n = 0
     for child in me.children():
-        guards = {p.pid for p in psutil.Process(child.pid).children() if GUARD_MODULE in " ".join(p.cmdline())}
+        try:
+            guards = {p.pid for p in child.children() if _is_guard(p)}
+        except psutil.Error:  # the pool process just ended
+            continue
         n += sweep_descendants(child.pid, guards)
     return n
 
@@ -122,8 +133,8 @@ def _on_shutdown(sender=None, sig=None, how=None, exitcode=None, **kw) -> None:
 
         me = psutil.Process()
         claim.drain(app_config(current_app), host_of(node), me.pid)
-        sweep_pool(me)
         threading.Thread(target=_keep_sweeping, args=(me,), name="drain-sweeper", daemon=True).start()
+        sweep_pool(me)
     except Exception as e:
         log.warning("shutdown: could not stop running swarms: %s", e)
     if _LIFE:
