@@ -31,12 +31,9 @@ def problem_rows(st: CampaignState) -> list[dict[str, str]]:
 
 def workers_state(app, cfg, r, timeout: float = 1.5) -> list[dict[str, Any]]:
     """Every host heard of: online (answered now), dead (silent past the window) or offline."""
-    insp = app.control.inspect(timeout=timeout)
-    queues = insp.active_queues() or {}
-    active = insp.active() or {}
-    stats = insp.stats() or {}
     now = liveness.broker_now(r) if r is not None else None
     beats = liveness.hosts(r, cfg.queue.dead_host_secs, now) if r is not None else {}
+    queues, active, stats = _ask_hosts(app, timeout, set(beats))
     expected = _expected_suite_hash(cfg)
     out: list[dict[str, Any]] = []
     seen_hosts = set()
@@ -68,6 +65,21 @@ def workers_state(app, cfg, r, timeout: float = 1.5) -> list[dict[str, Any]]:
                     "concurrency": None, "current_job": [], "silent": None, "stopped": info.get("stopped"),
                     **_last_seen(info.get("stopped"), now), "suites": info.get("suites", {}), "suite_note": ""})
     return out
+
+
+def _ask_hosts(app, timeout: float, beating: set[str]) -> tuple[dict, dict, dict]:
+    """(active queues, active tasks, stats) by node, three broadcasts.  Each ends when as many nodes have
+    answered as hosts beat, or at ``timeout``: a fleet whose hosts are all up is shown at once, not after
+    three timeouts.  If those answers came early but a beating host is not among them (a node that never
+    beat answered first), the three are asked again, each waiting out ``timeout``."""
+    def ask(limit: int | None) -> tuple[dict, dict, dict]:
+        insp = app.control.inspect(timeout=timeout, limit=limit)
+        return insp.active_queues() or {}, insp.active() or {}, insp.stats() or {}
+
+    got = ask(len(beating) or None)
+    early = beating and any(len(replies) >= len(beating) and not beating <= {n.split("@", 1)[-1] for n in replies}
+                            for replies in got)
+    return ask(None) if early else got
 
 
 def _last_seen(ts, now: float | None) -> dict[str, float | None]:
