@@ -377,10 +377,23 @@ def mcnemar_critical(m: np.ndarray, alpha: float) -> np.ndarray:
         return np.where(m > 0, np.nan_to_num(k, nan=-1.0), -1).astype(int)
 
 
+_CRITICAL: dict[float, np.ndarray] = {}   # alpha -> mcnemar_critical(arange(N), alpha), grown as needed
+
+
+def critical_upto(pairs: int, alpha: float) -> np.ndarray:
+    """``mcnemar_critical(np.arange(pairs + 1), alpha)``, computed once per process for a growing range (a plan
+    asks for every pair count up to its answer)."""
+    have = _CRITICAL.get(alpha)
+    if have is None or len(have) <= pairs:
+        have = mcnemar_critical(np.arange(max(pairs + 1, 2 * len(have) if have is not None else 256)), alpha)
+        _CRITICAL[alpha] = have
+    return have[:pairs + 1]
+
+
 def fixed_power(pairs: int, psi: float, delta: float, alpha: float) -> float:
     """Power of the exact McNemar test with ``pairs`` pairs, discordance ``psi``, effect ``delta``."""
     m = np.arange(pairs + 1)
-    k = mcnemar_critical(m, alpha)
+    k = critical_upto(pairs, alpha)
     theta = min(1.0, max(0.0, (psi + delta) / (2 * psi))) if psi > 0 else 0.5
     rej = np.where(k >= 0, binom_cdf(k, m, theta) + binom_sf(m - k - 1, m, theta), 0.0)
     return float((binom_pmf(m, pairs, psi) * rej).sum())
