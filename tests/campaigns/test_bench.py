@@ -116,7 +116,7 @@ def test_sigkill_mid_campaign_keeps_finished_runs_once_and_resume_finishes(tmp_p
     cid = first[0]["campaign_id"]
     r = swarmgym(tmp_path, "report")
     assert r.returncode == 0, r.stderr
-    r = swarmgym(tmp_path, "bench", "--resume", cid, "--parallel", "2", env={"SWARMGYM_SIM_FLEET": str(fleet)})
+    r = swarmgym(tmp_path, "bench", "--resume", cid, env={"SWARMGYM_SIM_FLEET": str(fleet)})
     assert r.returncode == 0, r.stderr
     recs = ledger_lines(tmp_path)
     assert sorted(x["job_id"] for x in recs) == [f"{cid}-000", f"{cid}-001", f"{cid}-002"]
