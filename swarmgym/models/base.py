@@ -13,10 +13,10 @@ SCHEMA_VERSION = 1
 class Model(BaseModel):
     """Every record: unknown fields are an error; each field's docstring is its JSON-schema description."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Tolerant(BaseModel):
     """For data read from tools we do not control: unknown fields are kept."""
 
-    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True, defer_build=True)
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
