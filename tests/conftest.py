@@ -27,6 +27,22 @@ for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
 # tests/fixtures holds apps under test (with their own tests), not swarmgym's tests
 collect_ignore_glob = ["fixtures/*"]
 
+
+def pytest_configure(config):
+    """Byte-compile swarmgym and workers once, in the controller: the tests start hundreds of ``swarmgym``,
+    ``swarmgym-sim`` and worker processes, and where ``PYTHONDONTWRITEBYTECODE`` is set (some CI shells set it)
+    none of them writes the bytecode it compiles, so each compiled every module it imports again (~0.2 s of CPU
+    per process).  Python reads bytecode that exists whatever that variable says; the files are Python's own
+    ``__pycache__`` (git-ignored), checked against their sources."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for pkg in ("swarmgym", "workers"):
+        compileall.compile_dir(root / pkg, quiet=2, workers=1)
+
 # A test that takes one of these fixtures starts Celery worker processes: it is ``slow`` whatever its marks
 # say (docs/testing.md).  Tests that start a LocalFleet themselves carry the mark explicitly.
 # Likewise a test that takes a Redis fixture is ``redis``.

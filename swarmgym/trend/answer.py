@@ -110,11 +110,11 @@ def pval(p: float) -> str:
 
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
     """The exact central ``1 − alpha`` interval of a binomial proportion (``(0, 1)`` when ``n == 0``)."""
-    from scipy.stats import beta as beta_dist  # SciPy only when asked: a worker starts without it
+    from scipy.special import betaincinv  # scipy.stats.beta.ppf's function, without scipy.stats' second of imports
     if n == 0:
         return 0.0, 1.0
-    lo = 0.0 if k == 0 else float(beta_dist.ppf(alpha / 2, k, n - k + 1))
-    hi = 1.0 if k == n else float(beta_dist.ppf(1 - alpha / 2, k + 1, n - k))
+    lo = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, alpha / 2))
+    hi = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1 - alpha / 2))
     return lo, hi
 
 

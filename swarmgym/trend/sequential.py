@@ -40,6 +40,45 @@ from typing import Sequence
 
 import numpy as np
 
+# --- the distributions, from scipy.special's functions ---------------------------------------------------------
+# scipy.stats costs a report a second to import and each of its distribution calls ~1 ms of argument checks; these
+# are the same numbers (tests/trend/test_sequential.py holds them to scipy.stats'), imported where they are used.
+
+def binom_cdf(k: np.ndarray | float, n: np.ndarray | float, p: float) -> np.ndarray:
+    """``scipy.stats.binom.cdf``: P(Bin(n, p) <= k), 0 below 0."""
+    from scipy.special import bdtr
+    k = np.floor(np.asarray(k, dtype=float))
+    return np.where(k < 0, 0.0, bdtr(np.maximum(k, 0), n, p))
+
+
+def binom_sf(k: np.ndarray | float, n: np.ndarray | float, p: float) -> np.ndarray:
+    """``scipy.stats.binom.sf``: P(Bin(n, p) > k), 1 below 0."""
+    from scipy.special import bdtrc
+    k = np.floor(np.asarray(k, dtype=float))
+    return np.where(k < 0, 1.0, bdtrc(np.maximum(k, 0), n, p))
+
+
+def binom_pmf(k: np.ndarray, n: int, p: float) -> np.ndarray:
+    """``scipy.stats.binom.pmf`` for whole ``0 <= k <= n``."""
+    from scipy.special import gammaln, xlog1py, xlogy
+    k = np.asarray(k, dtype=float)
+    return np.exp(gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1) + xlogy(k, p) + xlog1py(n - k, -p))
+
+
+def norm_cdf(x: np.ndarray | float) -> np.ndarray:
+    from scipy.special import ndtr
+    return ndtr(x)
+
+
+def norm_ppf(q: np.ndarray | float) -> np.ndarray:
+    from scipy.special import ndtri
+    return ndtri(q)
+
+
+def norm_pdf(x: np.ndarray, loc: float, scale: float) -> np.ndarray:
+    z = (np.asarray(x, dtype=float) - loc) / scale
+    return np.exp(-z * z / 2) / (scale * math.sqrt(2 * math.pi))
+
 # SciPy is imported where it is used: a worker or a CLI call that never computes a bound starts without it
 
 DECISIONS = ("B", "A", "no difference", "undecided")
@@ -203,13 +242,12 @@ def effect_bounds(theta_lo: float, theta_hi: float, psi_lo: float, psi_hi: float
 def conditional_power(s: np.ndarray | int, m: np.ndarray | int, t: float, alpha: float) -> np.ndarray:
     """Chance to cross the final boundary by the end of the budget if the effect stays what it is so far
     (normal approximation: B(t) = Z sqrt(t) drifts at B(t) / t; the final boundary taken as z_{1-α/2})."""
-    from scipy.stats import norm
     s, m = np.asarray(s, dtype=float), np.asarray(m, dtype=float)
     if t >= 1:
         return np.zeros(np.shape(s))
     z = np.where(m > 0, np.abs(s) / np.sqrt(np.maximum(m, 1.0)), 0.0)
     b = z * math.sqrt(t)
-    return 1 - norm.cdf((norm.ppf(1 - alpha / 2) - b / t) / math.sqrt(1 - t))
+    return 1 - norm_cdf((norm_ppf(1 - alpha / 2) - b / t) / math.sqrt(1 - t))
 
 
 def futile(power_left: float | np.ndarray, t: float) -> bool | np.ndarray:
@@ -328,21 +366,37 @@ def simulate(d: np.ndarray, round_size: int, *, alpha: float, rho: float = RHO_I
 
 def mcnemar_critical(m: np.ndarray, alpha: float) -> np.ndarray:
     """Largest k with exact two-sided McNemar p = 2 P(Bin(m, 1/2) <= k) <= alpha (-1: none)."""
-    from scipy.stats import binom
+    from scipy.special import bdtr, bdtrik
     m = np.asarray(m)
-    k = binom.ppf(alpha / 2, m, 0.5)
-    k = np.where(binom.cdf(k, m, 0.5) <= alpha / 2, k, k - 1)
-    return np.where(m > 0, k, -1).astype(int)
+    q = alpha / 2
+    with np.errstate(invalid="ignore"):   # m = 0 has no quantile: -1 below
+        vals = np.ceil(bdtrik(q, m, 0.5))   # binom.ppf(q, m, 1/2), as scipy.stats computes it
+        vals1 = np.maximum(vals - 1, 0)
+        k = np.where(bdtr(vals1, m, 0.5) >= q, vals1, vals)
+        k = np.where(binom_cdf(np.nan_to_num(k), m, 0.5) <= q, k, k - 1)
+        return np.where(m > 0, np.nan_to_num(k, nan=-1.0), -1).astype(int)
+
+
+_CRITICAL: dict[float, np.ndarray] = {}   # alpha -> mcnemar_critical(arange(N), alpha), grown as needed
+
+
+def critical_upto(pairs: int, alpha: float) -> np.ndarray:
+    """``mcnemar_critical(np.arange(pairs + 1), alpha)``, computed once per process for a growing range (a plan
+    asks for every pair count up to its answer)."""
+    have = _CRITICAL.get(alpha)
+    if have is None or len(have) <= pairs:
+        have = mcnemar_critical(np.arange(max(pairs + 1, 2 * len(have) if have is not None else 256)), alpha)
+        _CRITICAL[alpha] = have
+    return have[:pairs + 1]
 
 
 def fixed_power(pairs: int, psi: float, delta: float, alpha: float) -> float:
     """Power of the exact McNemar test with ``pairs`` pairs, discordance ``psi``, effect ``delta``."""
-    from scipy.stats import binom
     m = np.arange(pairs + 1)
-    k = mcnemar_critical(m, alpha)
+    k = critical_upto(pairs, alpha)
     theta = min(1.0, max(0.0, (psi + delta) / (2 * psi))) if psi > 0 else 0.5
-    rej = np.where(k >= 0, binom.cdf(k, m, theta) + binom.sf(m - k - 1, m, theta), 0.0)
-    return float((binom.pmf(m, pairs, psi) * rej).sum())
+    rej = np.where(k >= 0, binom_cdf(k, m, theta) + binom_sf(m - k - 1, m, theta), 0.0)
+    return float((binom_pmf(m, pairs, psi) * rej).sum())
 
 
 def fixed_pairs(psi: float, delta: float, alpha: float, power: float = 0.8, limit: int = 5000) -> int | None:
@@ -379,10 +433,9 @@ def design_ratios(alpha: float, power: float, rho: float, looks: int) -> tuple[f
     the same α and power, from the normal approximation of the walk: Brownian motion with drift, looked at ``looks`` equally spaced
     times (at most :data:`MAX_LOOKS`: more looks change the ratios by a percent or two), densities carried on
     a grid from look to look (Armitage–McPherson–Rowe)."""
-    from scipy.stats import norm
     looks = max(1, min(looks, MAX_LOOKS))
-    z_final = float(norm.ppf(1 - alpha / 2))
-    fixed = z_final + float(norm.ppf(power))
+    z_final = float(norm_ppf(1 - alpha / 2))
+    fixed = z_final + float(norm_ppf(power))
     step = 1.0 / looks
     h = min(0.02, math.sqrt(step) / 6)
     span = 10.0 + 3 * fixed
@@ -393,7 +446,7 @@ def design_ratios(alpha: float, power: float, rho: float, looks: int) -> tuple[f
     def run(drift: float, bounds: list[float] | None) -> tuple[float, float, list[float]]:
         dens = np.zeros_like(b)
         dens[np.argmin(np.abs(b))] = 1.0 / h           # B(0) = 0
-        kern = norm.pdf(offs, loc=drift * step, scale=math.sqrt(step)) * h
+        kern = norm_pdf(offs, loc=drift * step, scale=math.sqrt(step)) * h
         made: list[float] = []
         cum = rejected = expected = 0.0
         for k in range(looks):
@@ -414,7 +467,7 @@ def design_ratios(alpha: float, power: float, rho: float, looks: int) -> tuple[f
             expected += crossed * t
             dens = np.where(out, 0.0, dens)
             if bounds is not None and FUTILITY_FROM <= t < 1:    # hopeless: |B(t)| / t below the CP rule's line
-                line = t * (z_final - norm.ppf(1 - FUTILITY_POWER) * math.sqrt(1 - t))
+                line = t * (z_final - norm_ppf(1 - FUTILITY_POWER) * math.sqrt(1 - t))
                 stop = np.abs(b) < line
                 expected += float((dens * stop).sum() * h) * t
                 dens = np.where(stop, 0.0, dens)

@@ -20,18 +20,37 @@ import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
-# SciPy is imported where it is used: a worker or a CLI call that never computes a test starts without it
+# The interval and the tests every report draws are computed here in pure Python (exactly as SciPy computes them):
+# importing scipy.stats costs a CLI call a second or more, and every bench, report and status page draws them.
+# SciPy stays where a statistic needs it (the sequential plans of compare and tune), imported where it is used.
 
 
 def wilson(passes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for ``passes`` out of ``n``; (nan, nan) when n == 0."""
-    from scipy.stats import binomtest
+    """Wilson score interval for ``passes`` out of ``n``; (nan, nan) when n == 0.
+
+    Newcombe's (1998) form, as ``scipy.stats.binomtest(...).proportion_ci(method="wilson")`` computes it
+    (``tests/trend/test_stats.py`` holds it to SciPy's)."""
     if n <= 0:
         return (math.nan, math.nan)
     if not 0 <= passes <= n:
         raise ValueError(f"passes must be within 0..{n}, got {passes}")
-    ci = binomtest(passes, n).proportion_ci(confidence_level=confidence, method="wilson")
-    return (float(ci.low), float(ci.high))
+    z = statistics.NormalDist().inv_cdf(0.5 + 0.5 * confidence)
+    p = passes / n
+    denom = 2 * (n + z ** 2)
+    center = (2 * n * p + z ** 2) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z ** 2)
+    return (0.0 if passes == 0 else center - delta, 1.0 if passes == n else center + delta)
+
+
+def binom_half_p(k: int, n: int) -> float:
+    """Exact two-sided p-value of ``k`` successes in ``n`` fair trials (``scipy.stats.binomtest(k, n, 0.5)``):
+    twice the tail at or beyond ``k``, capped at 1; 1.0 when n == 0."""
+    if not 0 <= k <= n:
+        raise ValueError(f"k must be within 0..{n}, got {k}")
+    if n == 0 or 2 * k == n:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(k, n - k) + 1))
+    return min(1.0, 2 * tail / 2 ** n)
 
 
 @dataclass(frozen=True)
@@ -43,11 +62,10 @@ class SignTest:
 
 
 def sign_test(diffs: Sequence[float]) -> SignTest:
-    from scipy.stats import binomtest
     pos = sum(1 for d in diffs if d > 0)
     neg = sum(1 for d in diffs if d < 0)
     ties = len(diffs) - pos - neg
-    p = float(binomtest(pos, pos + neg, 0.5).pvalue) if pos + neg else 1.0
+    p = binom_half_p(pos, pos + neg)
     return SignTest(pos, neg, ties, p)
 
 
@@ -60,8 +78,7 @@ class McNemar:
 
 
 def mcnemar_counts(b: int, c: int, pairs: int | None = None) -> McNemar:
-    from scipy.stats import binomtest
-    p = float(binomtest(b, b + c, 0.5).pvalue) if b + c else 1.0
+    p = binom_half_p(b, b + c)
     return McNemar(b, c, b + c if pairs is None else pairs, p)
 
 

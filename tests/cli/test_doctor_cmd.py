@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from swarmgym.testing.localredis import free_port
+from swarmgym.trust import hostkeys
 from tests.support.goose import goose_wrapper
 from tests.support.queue import url
 
@@ -32,9 +33,10 @@ def ready(tmp_path, redis_server):
     user.mkdir()
     (home / "config.yaml").write_text(yaml.safe_dump({"queue": {"broker_url": url()}}))
     env = {**ENV, "HOME": str(user), "XDG_CONFIG_HOME": str(user / ".config")}
-    for args in (["hosts", "key", "new", "h1"], ["hosts", "key", "add", "h1", str(user / ".config/swarmgym/host.key")]):
-        subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], env=env, check=True,
-                       capture_output=True)
+    # what `hosts key new h1` and `hosts key add h1 FILE` write (tests/trust test those commands), without two
+    # CLI start-ups per test
+    keys = hostkeys.config_dir(env)
+    hostkeys.trust(keys / "keyring", "h1", hostkeys.new_key_file(keys / "host.key", "h1"))
     return home, env
 
 

@@ -21,7 +21,7 @@ A, B = "gguf (sim)", "mlx (sim)"          # sorted labels: gguf is the first arm
 
 
 def swarmgym(home: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    fleet = {"SWARMGYM_SIM_FLEET": str(home / "fleet.yaml")}   # the shipped fleet without hangs
+    fleet = {"SWARMGYM_SIM_FLEET": str(home / "fleet.yaml")}   # the shipped fleet without hangs or stubs
     return subprocess.run([sys.executable, "-m", "swarmgym", "--home", str(home), *args], check=False,
                           capture_output=True, text=True, env={**ENV, **fleet, **(env or {})}, timeout=900)
 
@@ -43,7 +43,8 @@ def h2h(home: Path) -> dict:
 def home(tmp_path_factory) -> Path:
     """gguf and mlx, each once on bench-v2's three specs with --seed 0: three pairs of a replaying swarm."""
     home = tmp_path_factory.mktemp("once")
-    write_fleet(home / "fleet.yaml")
+    # no stubs: a stub breaks every golden row, each confirmed in a box of its own (three times a pass to grade)
+    write_fleet(home / "fleet.yaml", faults={"gguf": {"stub": 0.0}, "mlx": {"stub": 0.0}})
     bench(home, "gguf", "--seed", "0")
     bench(home, "mlx", "--seed", "0")
     return home

@@ -14,6 +14,7 @@ from swarmgym.core.errors import UsageError
 from swarmgym.ledger import Ledger
 from swarmgym.models import LedgerRecord, Provenance
 from swarmgym.suitekit.suite import load_suite
+from tests.support.fleets import write_fleet
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("GOOSE_SWARM_", "SWARMGYM_"))}
 ENV.update({"SWARMGYM_SIM_TIME_SCALE": "0.005", "SWARMGYM_SWARM_TIMEOUT": "90", "COLUMNS": "200"})
@@ -35,8 +36,11 @@ def one_round(tmp_path_factory):
     """One real round in-process: gguf vs gguf with the review flag, budget 6 runs (bench-v2: a round of
     its three specs is six runs)."""
     home = tmp_path_factory.mktemp("cmp")
+    # the shipped fleet without hangs (a hung run waits out the swarm timeout) or stubs (a stub breaks every golden
+    # row, each confirmed in a box of its own: three times a pass to grade)
+    fleet = write_fleet(home / "fleet.yaml", faults={"gguf": {"stub": 0.0}})
     r = swarmgym(home, "compare", "gguf", "gguf:GOOSE_SWARM_REVIEW=1", "--max-runs", "6", "--json",
-                 "--parallel", "2", "--suite", "bench-v2")
+                 "--parallel", "2", "--suite", "bench-v2", env={"SWARMGYM_SIM_FLEET": str(fleet)})
     return home, r
 
 

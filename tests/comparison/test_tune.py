@@ -18,9 +18,13 @@ from tests.support.fleets import write_fleet
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("GOOSE_SWARM_", "SWARMGYM_"))}
 ENV.update({"SWARMGYM_SIM_TIME_SCALE": "0", "SWARMGYM_SWARM_TIMEOUT": "90", "COLUMNS": "200"})
-#: the review flag removes almost every code fault (the planted best arm); a small context cap adds narrators
-PLANTED = [{"when": {"GOOSE_SWARM_REVIEW": "on"}, "scale": {"liar": 0.02, "stub": 0.02, "crash": 0.02, "narrator": 0.02}},
-           {"when": {"GOOSE_LOCAL_CONTEXT_CAP": {"below": 8192}}, "scale": {"narrator": 4.0, "stub": 3.0}}]
+#: every plain gguf run is a liar (LIARS) and the review flag removes the liar: the planted best arm, which the race
+#: can tell in two rounds; the third arm (a small context cap) lies like the baseline
+PLANTED = [{"when": {"GOOSE_SWARM_REVIEW": "on"}, "scale": {"liar": 0.0}}]
+LIARS = {"liar": 1.0, "stub": 0.0, "crash": 0.0, "narrator": 0.0, "starved": 0.0, "garbage": 0.0}
+#: no stub: a stub breaks every golden row, each confirmed in a box of its own (a stub run takes three times a pass
+#: to grade); the other faults at gguf's rates
+NO_STUB = {"stub": 0.0}
 ARMS = ["gguf", "gguf:GOOSE_SWARM_REVIEW=1", "gguf:GOOSE_LOCAL_CONTEXT_CAP=4096"]
 
 
@@ -39,7 +43,7 @@ def tune(home: Path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow  # rounds of full simulated jobs
 def test_tune_finds_the_planted_best_arm_and_draws_its_page(tmp_path):
-    write_fleet(tmp_path / "fleet.yaml", effects=PLANTED)
+    write_fleet(tmp_path / "fleet.yaml", faults={"gguf": LIARS}, effects=PLANTED)
     r = tune(tmp_path, *ARMS, "--suite", "bench-v2", "--min-effect", "0.4", "--parallel", "2", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -57,7 +61,8 @@ def test_tune_finds_the_planted_best_arm_and_draws_its_page(tmp_path):
 
 @pytest.mark.slow  # a tune killed mid-round, then resumed
 def test_a_killed_tune_resumes_runs_no_job_twice_and_says_no_arm_better_when_every_arm_is_the_same(tmp_path):
-    write_fleet(tmp_path / "fleet.yaml", effects=[])          # no flag moves any rate: the arms are one swarm
+    # no flag moves any rate: the arms are one swarm (liars, crashes, narrators at gguf's rates)
+    write_fleet(tmp_path / "fleet.yaml", faults={"gguf": NO_STUB}, effects=[])
     # min effect 0.5: two identical arms are told apart from a better one in two rounds (0.4: three)
     args = [*ARMS[:2], "--suite", "bench-v2", "--min-effect", "0.5", "--parallel", "2", "--json"]
     proc = subprocess.Popen(tune_cmd(tmp_path, *args), env=swarmgym_env(tmp_path), stdout=subprocess.PIPE,

@@ -130,3 +130,39 @@ def test_fixed_design_needs_more_pairs_for_smaller_effects_and_more_disagreement
     assert sq.fixed_pairs(0.5, 0.1, ALPHA) > sq.fixed_pairs(0.1, 0.1, ALPHA)
     n = sq.fixed_pairs(0.2, 0.2, ALPHA)
     assert sq.fixed_power(n, 0.2, 0.2, ALPHA) >= 0.8 > sq.fixed_power(n - 1, 0.2, 0.2, ALPHA)
+
+
+def test_the_distributions_are_scipy_stats_numbers_without_scipy_stats():
+    """The critical values, the exact power, the normal curve and Clopper–Pearson come from scipy.special's
+    functions (scipy.stats costs a CLI call a second to import): they are scipy.stats' numbers."""
+    from scipy.stats import beta, binom, norm
+
+    from swarmgym.trend.answer import clopper_pearson
+
+    m = np.arange(0, 2000)
+    for alpha in (0.005, 0.01, 0.05, 0.1):
+        k = binom.ppf(alpha / 2, m, 0.5)
+        want = np.where(m > 0, np.where(binom.cdf(k, m, 0.5) <= alpha / 2, k, k - 1), -1).astype(int)
+        assert (sq.mcnemar_critical(m, alpha) == want).all(), alpha
+    for pairs in (*range(1, 60), 300, 1500):
+        n = np.arange(pairs + 1)
+        for p in (0.0, 0.05, 0.5, 0.83, 1.0):
+            assert sq.binom_pmf(n, pairs, p) == pytest.approx(binom.pmf(n, pairs, p), rel=1e-9, abs=1e-14)
+            assert sq.binom_cdf(n - 1, n, p) == pytest.approx(binom.cdf(n - 1, n, p), rel=1e-9, abs=1e-14)
+            assert sq.binom_sf(n - 2, n, p) == pytest.approx(binom.sf(n - 2, n, p), rel=1e-9, abs=1e-14)
+        for psi, delta in ((0.3, 0.0), (0.3, 0.15), (0.8, 0.4), (1.0, 1.0)):
+            k = sq.mcnemar_critical(n, 0.05)
+            theta = (psi + delta) / (2 * psi)
+            rej = np.where(k >= 0, binom.cdf(k, n, theta) + binom.sf(n - k - 1, n, theta), 0.0)
+            assert sq.fixed_power(pairs, psi, delta, 0.05) == pytest.approx(
+                float((binom.pmf(n, pairs, psi) * rej).sum()), rel=1e-9, abs=1e-12)
+    x = np.linspace(-9, 9, 721)
+    assert sq.norm_cdf(x) == pytest.approx(norm.cdf(x), rel=1e-12, abs=1e-300)
+    assert sq.norm_pdf(x, 0.4, 0.7) == pytest.approx(norm.pdf(x, loc=0.4, scale=0.7), rel=1e-12, abs=1e-300)
+    q = np.linspace(0.001, 0.999, 101)
+    assert sq.norm_ppf(q) == pytest.approx(norm.ppf(q), rel=1e-12)
+    for n in range(1, 40):
+        for k in range(n + 1):
+            lo, hi = clopper_pearson(k, n, 0.05)
+            assert lo == (0.0 if k == 0 else pytest.approx(beta.ppf(0.025, k, n - k + 1), rel=1e-12))
+            assert hi == (1.0 if k == n else pytest.approx(beta.ppf(0.975, k + 1, n - k), rel=1e-12))

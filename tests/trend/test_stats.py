@@ -23,6 +23,20 @@ def test_wilson_interval_edges():
         stats.wilson(11, 10)
 
 
+def test_the_interval_and_the_exact_tests_are_scipys_on_every_count_up_to_60():
+    """wilson and the fair-coin binomial test are computed without SciPy (a CLI call starts without it): they are
+    SciPy's numbers, for every count a campaign of up to 60 runs can give and three confidences."""
+    from scipy.stats import binomtest
+    for n in range(1, 61):
+        for k in range(n + 1):
+            res = binomtest(k, n, 0.5)
+            assert stats.binom_half_p(k, n) == pytest.approx(res.pvalue, rel=1e-9, abs=1e-15), (k, n)
+            for conf in (0.8, 0.95, 0.99):
+                ci = res.proportion_ci(confidence_level=conf, method="wilson")
+                assert stats.wilson(k, n, conf) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15), (k, n, conf)
+    assert stats.binom_half_p(0, 0) == 1.0
+
+
 def test_exact_mcnemar_on_9_against_1_discordant_pairs():
     m = stats.mcnemar_counts(9, 1)
     assert m.p == pytest.approx(0.021484375)  # 2 * (1 + 10) / 2**10

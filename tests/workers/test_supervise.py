@@ -6,7 +6,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import psutil
@@ -75,14 +75,20 @@ def test_a_process_that_keeps_exiting_waits_longer_each_time_while_the_others_ru
     p = subprocess.Popen([sys.executable, "-m", "swarmgym", "--home", str(tmp_path), "supervise", "--procfile",
                           str(tmp_path / "Procfile"), "--restart-max", "4"], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: [lines.append(x) for x in p.stdout], daemon=True)
+    reader.start()
     try:
         good = int(wait_until(lambda: (tmp_path / "good.pid").exists() and (tmp_path / "good.pid").read_text(),
                               30, 0.1, "good up"))
-        time.sleep(9)  # bad exits at once: restarted after 1, 2, 4, 4 s
+        # bad exits at once: restarted after 1, 2, 4, 4 s (the fourth wait is said when the fourth exit comes)
+        wait_until(lambda: sum("restarting in" in x for x in lines) >= 4, 30, 0.1, "bad restarted four times")
         assert _alive(good)
     finally:
         p.send_signal(signal.SIGINT)
-        out, _ = p.communicate(timeout=30)
+        p.wait(timeout=30)
+        reader.join(timeout=30)
+    out = "".join(lines)
     waits = [line.rsplit("restarting in ", 1)[1].split("s")[0] for line in out.splitlines() if "restarting in" in line]
     assert waits[:3] == ["1", "2", "4"] and set(waits[3:]) <= {"4"}, out
     assert not [x for x in out.splitlines() if " good " in x and "exited" in x], out
