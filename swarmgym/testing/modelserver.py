@@ -8,7 +8,11 @@ port (``host`` ``0.0.0.0`` to be reached by another name) and answers
   ``data: [DONE]``; else one ``chat.completion``;
 - ``POST …/messages`` (the Anthropic API): with ``"stream": true`` the events ``message_start`` …
   ``content_block_delta`` (one ``text_delta`` per token) … ``message_stop``; else one ``message``;
-- ``POST /ack``: see ``gated``.
+- ``POST /ack``: see ``gated``;
+- ``POST …/barrier`` (``{"name", "parties", "timeout"}``): a meeting point for clients that share nothing but
+  this server (two jobs in boxes of their own): the reply waits until ``parties`` requests have arrived at
+  ``name`` (or ``timeout`` seconds, default ``ACK_TIMEOUT``) and says how many had (``{"arrived": n}``);
+  a client coming later than ``parties`` is answered at once.
 
 Streams go out with ``Transfer-Encoding: chunked``, one chunk per event, flushed at once.  ``tokens``
 and ``interval`` (seconds between tokens) shape a reply.  ``gated=True`` holds every token after the
@@ -38,6 +42,8 @@ class ModelServer:
         self.acks = threading.Semaphore(0)
         self.stalled = False
         self.requests: list[dict[str, Any]] = []
+        self.arrived: dict[str, int] = {}  # barrier name -> requests that reached it
+        self.arrivals = threading.Condition()
         self.server = ThreadingHTTPServer((host, 0), _handler(self))
         self.server.daemon_threads = True
         self.port = int(self.server.server_address[1])
@@ -53,6 +59,14 @@ class ModelServer:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def barrier(self, name: str, parties: int, timeout: float) -> int:
+        """Count an arrival at ``name`` and wait until ``parties`` have come (or ``timeout``): how many have."""
+        with self.arrivals:
+            self.arrived[name] = self.arrived.get(name, 0) + 1
+            self.arrivals.notify_all()
+            self.arrivals.wait_for(lambda: self.arrived[name] >= parties, timeout)
+            return self.arrived[name]
 
     def next_token(self, n: int) -> bool:
         """Wait before token ``n``: the interval, and (gated) the client's acknowledgement of ``n - 1``."""
@@ -113,6 +127,9 @@ def _handler(server: ModelServer):
             if self.path.rstrip("/").endswith("/ack"):
                 server.acks.release()
                 return self._json({"ok": True})
+            if self.path.rstrip("/").endswith("/barrier"):
+                return self._json({"arrived": server.barrier(str(body.get("name", "")), int(body.get("parties", 2)),
+                                                             float(body.get("timeout", ACK_TIMEOUT)))})
             if self.path.rstrip("/").endswith("/chat/completions"):
                 if body.get("stream"):
                     events = (f"data: {json.dumps(e)}\n\n" for e in openai_events(server, model))

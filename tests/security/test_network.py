@@ -1,7 +1,7 @@
 """Two jobs side by side cannot meet; no swarm reaches the broker or the LAN; only its model endpoint answers.
 
-A hostile swarm (``hostile/neighbour.py``) runs in every job of a light bench-v2 campaign (three jobs),
-two at once: it binds a rendezvous on an abstract Unix socket, a loopback TCP port and a loopback UDP
+A hostile swarm (``hostile/neighbour.py``) runs in both jobs of a light campaign of ``tiny-v1`` (two specs
+of one file check each: the claims are about the swarm's box, not about grading), two at once: it binds a rendezvous on an abstract Unix socket, a loopback TCP port and a loopback UDP
 port — the second job to come finds it taken and connects — then knocks on the broker's port (the
 test's password-protected Redis) and on a LAN address of the host, and calls its model endpoint.
 Through ``bench --swarm command``, ``bench --swarm goose`` (the same script as a stand-in goose, which
@@ -26,6 +26,7 @@ from swarmgym.testing.localredis import free_port
 from swarmgym.testing.modelserver import ModelServer
 from tests.support.hostile import require_bwrap
 from tests.support.hostnet import HostServices, lan_address
+from tests.support.queue import tiny_suite
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CHANNELS = ("abstract", "tcp", "udp")
@@ -33,15 +34,16 @@ CHANNELS = ("abstract", "tcp", "udp")
 
 @pytest.fixture
 def world(tmp_path, redis_server):
-    """A home, the model server, a LAN service and the neighbour's targets (each neighbour waits ``wait`` s for
-    the other: long enough for two jobs started together to overlap, which every test asserts)."""
+    """A home, the model server, a LAN service and the neighbour's targets (each neighbour holds its rendezvous
+    until the other has bound its own, which it learns at the model server's barrier: two jobs started together
+    overlap, which every test asserts; ``wait`` s only bounds a neighbour whose peer never comes)."""
     require_bwrap()
     lan = HostServices()
     server = ModelServer()
     home = tmp_path / "home"
     home.mkdir()
     ip = lan_address()
-    targets = {"token": os.urandom(6).hex(), "tcp_port": free_port(), "udp_port": free_port(), "wait": 5,
+    targets = {"token": os.urandom(6).hex(), "tcp_port": free_port(), "udp_port": free_port(), "wait": 60,
                "broker_port": redis_server.port, "lan": [ip, lan.tcp_port] if ip else None, "model": server.url,
                "skip": sorted({str(p) for p in interpreter_dirs()}), "loot": False}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SWARMGYM_", "GOOSE_", "XDG_"))}
@@ -58,10 +60,21 @@ def write_targets(folder: Path, targets: dict) -> Path:
     return path
 
 
+JOBS = 2  # a light campaign of tiny-v1: one job per spec
+
+
+def tiny_suite_config(home: Path) -> dict:
+    """Config keys selecting ``tiny-v1`` with two specs, written beside ``home``."""
+    suites = home.parent / "suites"
+    (suites / "tiny-v1").mkdir(parents=True, exist_ok=True)
+    (suites / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(JOBS)))
+    return {"suites_dir": str(suites), "suite": "tiny-v1"}
+
+
 def command_config(home: Path, targets: dict, **sandbox) -> None:
     path = write_targets(home.parent / "neighbour", targets)
     (home / "config.yaml").write_text(yaml.safe_dump({
-        "suite": "bench-v2", "checks": {"timeout": 30},
+        **tiny_suite_config(home),
         "swarm": {"adapter": "command", "timeout": 120, "endpoints": [targets["model"]],
                   "command": [sys.executable, str(HOSTILE / "neighbour.py"), str(path)]},
         "sandbox": {"backend": "bwrap", **sandbox}}))
@@ -77,13 +90,14 @@ def bench(home: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
 
 def reports(home: Path) -> list[dict]:
     found = [json.loads(p.read_text()) for p in (home / "apps").rglob("neighbour.json")]
-    assert len(found) == 3, f"the neighbour ran {len(found)} times, expected once per job"
+    assert len(found) == JOBS, f"the neighbour ran {len(found)} times, expected once per job"
     return sorted(found, key=lambda r: r["started"])
 
 
 def assert_side_by_side(found: list[dict]) -> None:
     a, b = found[0], found[1]
     assert b["started"] < a["ended"], "the first two jobs did not run at the same time: the test proves nothing"
+    assert a["arrived"] >= 2 and b["arrived"] >= 2, "a job let go of its rendezvous before the other had bound its own"
 
 
 def assert_alone(found: list[dict], server: ModelServer) -> None:
@@ -92,7 +106,7 @@ def assert_alone(found: list[dict], server: ModelServer) -> None:
         assert [r[c].split(":")[0] for c in CHANNELS] == ["alone"] * 3, r
         assert r["broker"].startswith("blocked") and r["lan"].startswith("blocked"), r
         assert r["model"].startswith('{"id": "chatcmpl-loop"'), r  # its model endpoint answers, through the forwarder
-    assert len([q for q in server.requests if q["path"].endswith("/chat/completions")]) == 3
+    assert len([q for q in server.requests if q["path"].endswith("/chat/completions")]) == JOBS
 
 
 def sessions(home: Path) -> list[dict]:
@@ -112,7 +126,7 @@ def test_two_command_swarms_side_by_side_cannot_meet_nor_reach_the_broker_or_the
     bench(home, env, "--swarm", "command")
     assert_alone(reports(home), server)
     docs = session_docs(home)
-    assert len(docs) == 3
+    assert len(docs) == JOBS
     for doc in docs:
         net = doc["turns"][0]["run"]["network"]
         assert net["endpoints"] == [f"http://127.0.0.1:{server.port}"] and net["bytes_received"] > 100
@@ -166,7 +180,7 @@ def test_two_stand_in_gooses_cannot_meet_and_find_no_secret_of_the_operators_goo
                      + (HOSTILE / "neighbour.py").read_text())
     goose.chmod(0o755)
     (home / "config.yaml").write_text(yaml.safe_dump({
-        "suite": "bench-v2", "checks": {"timeout": 30}, "swarm": {"adapter": "goose", "binary": str(goose), "timeout": 120},
+        **tiny_suite_config(home), "swarm": {"adapter": "goose", "binary": str(goose), "timeout": 120},
         "sandbox": {"backend": "bwrap"}}))
     env = {**env, **operator_env, "LMSTUDIO_API_KEY": secret["host_env"]}  # goose's key, as an operator sets it
     bench(home, env, "--swarm", "goose")
@@ -196,8 +210,7 @@ def test_two_fleet_hosts_side_by_side_cannot_meet_nor_reach_the_broker_or_the_la
     from swarmgym.testing.localfleet import LocalFleet
 
     home, env, targets, server = world
-    # the broker the swarms must not reach: this fleet's; two hosts take their jobs less in step than one process
-    targets = {**targets, "broker_port": own_redis.port, "wait": 8}
+    targets = {**targets, "broker_port": own_redis.port}  # the broker the swarms must not reach: this fleet's
     command_config(home, targets)
     env = {**env, "SWARMGYM_BROKER_URL": own_redis.url}
     lf = LocalFleet(home, env, die_with_parent=True)

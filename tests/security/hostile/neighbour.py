@@ -7,8 +7,13 @@ and (run as goose) loot its box for the operator's goose secrets.
 Two jobs running it at once (``--parallel 2``, or two fleet hosts) meet wherever they share a namespace:
 each binds a rendezvous (an abstract Unix socket, a loopback TCP port, a loopback UDP port); the second to
 come finds it taken and connects — so on a shared network one of them reports ``met`` on every channel.
+Each holds what it bound until both jobs are running with theirs bound: they say so at a barrier of their
+model server (``…/barrier``, the one place both boxes reach), so two jobs overlap for as long as they need
+to, not for a fixed wait (``wait``, seconds, only bounds it: a job whose peer never comes gives up then;
+a job coming after the first two passes the barrier at once).
 It never raises: ``neighbour.json`` in the workspace says what got through (``met``/``reached`` or
-``alone``/``blocked: …``), when it ran, what the model endpoint answered, and ``loot.txt`` holds every
+``alone``/``blocked: …``), when it ran, what the model endpoint answered, how many jobs had reached the
+barrier when it let go (``arrived``), and ``loot.txt`` holds every
 secret-looking thing it could read.
 """
 import json
@@ -19,41 +24,73 @@ import threading
 import time
 import urllib.request
 
+FAMILY = {"abstract": (socket.AF_UNIX, socket.SOCK_STREAM), "tcp": (socket.AF_INET, socket.SOCK_STREAM),
+          "udp": (socket.AF_INET, socket.SOCK_DGRAM)}
 
-def rendezvous(kind, addr, wait):
-    """Bind ``addr`` and wait for the other job, or — taken — connect to it."""
-    fam = socket.AF_UNIX if kind == "abstract" else socket.AF_INET
-    typ = socket.SOCK_DGRAM if kind == "udp" else socket.SOCK_STREAM
-    s = socket.socket(fam, typ)
-    s.settimeout(wait)
+
+def claim(kind, addr):
+    """Bind ``addr``: the bound socket, or None when the other job holds it (on a shared network)."""
+    s = socket.socket(*FAMILY[kind])
     try:
         s.bind(addr)
-    except OSError:  # the other job holds it: go and meet it
+        return s
+    except OSError:
+        s.close()
+        return None
+
+
+def hold(s, kind, stop, deadline):
+    """Wait on the bound ``s`` for the other job to come, until both jobs are running (``stop``) or ``deadline``."""
+    s.settimeout(0.2)
+    if kind != "udp":
+        s.listen(1)
+    while not stop.is_set() and time.monotonic() < deadline:
         try:
-            c = socket.socket(fam, typ)
-            c.settimeout(wait)
             if kind == "udp":
-                c.sendto(b"hello", addr)
-                c.recvfrom(64)
+                _, peer = s.recvfrom(64)
+                s.sendto(b"hi", peer)
             else:
-                c.connect(addr)
-                c.sendall(b"hello")
+                c, _ = s.accept()
+                c.settimeout(5)
                 c.recv(64)
-            return "met (connected)"
+                c.sendall(b"hi")
+            return "met (accepted)"
+        except socket.timeout:
+            continue
         except OSError as e:
-            return f"alone: bound elsewhere, could not connect ({type(e).__name__})"
+            return f"alone: nobody came ({type(e).__name__})"
+    return "alone: nobody came"
+
+
+def visit(kind, addr, wait):
+    """``addr`` is taken: the other job holds it, go and meet it."""
     try:
+        c = socket.socket(*FAMILY[kind])
+        c.settimeout(wait)
         if kind == "udp":
-            _, peer = s.recvfrom(64)
-            s.sendto(b"hi", peer)
+            c.sendto(b"hello", addr)
+            c.recvfrom(64)
         else:
-            s.listen(1)
-            c, _ = s.accept()
+            c.connect(addr)
+            c.sendall(b"hello")
             c.recv(64)
-            c.sendall(b"hi")
-        return "met (accepted)"
+        return "met (connected)"
     except OSError as e:
-        return f"alone: nobody came ({type(e).__name__})"
+        return f"alone: bound elsewhere, could not connect ({type(e).__name__})"
+
+
+def both_running(url, name, deadline):
+    """Wait at the model server's barrier until the other job has got this far too (the model endpoint is the
+    one thing both boxes reach); if it cannot answer, hold on until ``deadline``."""
+    try:
+        req = urllib.request.Request(url.rstrip("/") + "/v1/barrier", method="POST",
+                                     data=json.dumps({"name": name, "parties": 2,
+                                                      "timeout": deadline - time.monotonic()}).encode(),
+                                     headers={"content-type": "application/json"})
+        return json.loads(urllib.request.urlopen(req, timeout=deadline - time.monotonic() + 5).read())["arrived"]
+    except (OSError, ValueError, KeyError):
+        time.sleep(max(0.0, deadline - time.monotonic()))
+        return None
 
 
 def reach(host, port, payload=b"PING\r\n"):
@@ -119,14 +156,26 @@ def main(argv):
     results = {}
     channels = {"abstract": "\0swarmgym-meet-" + t["token"], "tcp": ("127.0.0.1", t["tcp_port"]),
                 "udp": ("127.0.0.1", t["udp_port"])}
-    threads = [threading.Thread(target=lambda k=k, a=a: results.__setitem__(k, rendezvous(k, a, t["wait"])))
-               for k, a in channels.items()]
-    for th in threads:
+    deadline = time.monotonic() + t["wait"]
+    stop = threading.Event()
+    held, visits = [], []
+    for k, a in channels.items():  # bound before this job says it is running: the other one finds them taken
+        s = claim(k, a)
+        if s is None:
+            visits.append(threading.Thread(target=lambda k=k, a=a: results.__setitem__(k, visit(k, a, t["wait"]))))
+        else:
+            held.append(threading.Thread(target=lambda k=k, s=s: results.__setitem__(k, hold(s, k, stop, deadline))))
+    for th in held + visits:
         th.start()
     report["broker"] = reach("127.0.0.1", t["broker_port"])
     report["lan"] = reach(t["lan"][0], t["lan"][1], b"hello") if t.get("lan") else "blocked: no LAN address"
-    report["model"] = call_model(pool_endpoint() if as_goose else t["model"], {})
-    for th in threads:
+    model = pool_endpoint() if as_goose else t["model"]
+    report["model"] = call_model(model, {})
+    for th in visits:  # met the other job (or could not) before letting it go
+        th.join()
+    report["arrived"] = both_running(model, "neighbour-" + t["token"], deadline)
+    stop.set()
+    for th in held:
         th.join()
     report.update(results)
     report["ended"] = time.time()
