@@ -128,13 +128,18 @@ def toy(tmp_path):
     return ws
 
 
-def grade(tmp_path, ws, rows, timeout=120.0, **kw):
+def grade(tmp_path, ws, rows, timeout=120.0, boxes=None, **kw):
+    """``difftable.grade`` in the real check box; ``boxes``, a list, gets each box's result."""
     require_bwrap()
     cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap", "checks.max_procs": 64})
     box = GradingContext(workspace=ws, cfg=cfg).box
-    return difftable.grade({"module": "toy", "rows": rows},
-                           lambda c: box(c, timeout=timeout, output_cap=difftable.RESULT_CAP),
-                           timeout=timeout, whole_box=True, **kw)
+    seen = boxes if boxes is not None else []
+
+    def run_box(command):
+        seen.append(box(command, timeout=timeout, output_cap=difftable.RESULT_CAP))
+        return seen[-1]
+
+    return difftable.grade({"module": "toy", "rows": rows}, run_box, timeout=timeout, whole_box=True, **kw)
 
 
 def test_a_correct_app_passes_every_row_including_os_exit_after_a_flush(tmp_path, toy):
@@ -171,17 +176,22 @@ def test_a_row_that_hangs_forkbombs_hogs_or_crashes_fails_alone(tmp_path, toy):
     assert not ok and detail.startswith("4/7 golden rows differ: hang `hang`: timed out after 3 s;")
 
 
-@pytest.mark.slow  # three boxes of hanging rows: ~30 s
+@pytest.mark.slow  # three boxes of hanging rows: ~12 s
 def test_rows_that_outlast_the_checks_time_each_still_fail_alone_with_their_own_reason(tmp_path, toy):
     """A confirmation step may hang longer than what is left of the box's time: the driver stops before the box
     is killed, prints what it has, and the rows it did not get to are confirmed in a further box — no row
-    loses its result to another's hang."""
+    loses its result to another's hang.  The box's 10.5 s leave the driver 5.5 s (``DEADLINE_MARGIN``): room
+    for one 3 s hang after the box's start, never for two."""
     rows = [GOOD[0], row("hang-a", step(["hang"])), row("hang-b", step(["hang"])), row("raise", step(["raise"])),
             GOOD[1]]
-    graded = grade(tmp_path, toy, rows, step_timeout=1, confirm_timeout=8, timeout=14)
+    timeout, confirm = 10.5, 3
+    assert confirm < timeout - difftable.DEADLINE_MARGIN < 2 * confirm
+    boxes: list = []
+    graded = grade(tmp_path, toy, rows, step_timeout=1, confirm_timeout=confirm, timeout=timeout, boxes=boxes)
     failed = {f["id"]: f["problem"] for f in graded.summary["failed"]}
-    assert failed == {"hang-a": "timed out after 8 s", "hang-b": "timed out after 8 s",
+    assert failed == {"hang-a": "timed out after 3 s", "hang-b": "timed out after 3 s",
                       "raise": "printed a Python traceback"}, failed
+    assert len(boxes) == 3 and not any(b.timed_out for b in boxes)  # the fast path, hang-a's, hang-b's and raise's
     assert graded.summary["unconfirmed"] == 0
 
 
