@@ -1,5 +1,5 @@
 """Resource caps per box: a check or a swarm that fills its tmpfs, its RAM or its workspace gets a
-clear reason in its verdict, and the host is left as it was (no process left, bounded time).
+clear reason in its verdict, and the host is left as it was (no process left, no box waiting out its timeout).
 
 The memory cap is a cgroup (RAM + tmpfs pages of the whole box): tests that need it skip where no
 memory controller is writable (it is, for root, on this project's machines and CI).
@@ -51,10 +51,9 @@ def test_a_check_that_fills_its_tmpfs_fails_with_the_cap_named(tmp_path):
     ws = tmp_path / "ws"
     ws.mkdir()
     check = Check(name="fill_tmp", kind="command_succeeds", run="head -c 2000000000 /dev/zero > /tmp/fill")
-    t0 = time.monotonic()
     res = check_result(check, ws, _cfg(tmp_path, tmpfs_mb=32))
     assert not res.passed and "No space left on device" in res.detail and "32 MB, checks.tmpfs_mb" in res.detail
-    assert time.monotonic() - t0 < 30
+    assert not res.timed_out  # it stopped at the full tmpfs, not at the check's timeout
 
 
 def test_a_check_that_fills_its_ram_fails_with_the_memory_cap_named_and_leaves_nothing(tmp_path):
@@ -87,7 +86,6 @@ def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
                     "            b = bytearray(100 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(1); os._exit(0)\n"
                     + init.read_text())
     env = {**os.environ, "SWARMGYM_HOME": str(tmp_path), "SWARMGYM_CHECKS_RAM_MB": "160"}
-    t0 = time.monotonic()
     res = subprocess.run([sys.executable, "-m", "swarmgym", "verify", "--suite", "bench-v1", "--spec", spec.id,
                           "--isolation", "bwrap", "--json", str(ws)], env=env, capture_output=True, text=True,
                          timeout=900, check=False)
@@ -95,7 +93,7 @@ def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
     checks = json.loads(res.stdout)["dimensions"]["checks"]["checks"]
     capped = [c for c in checks if "exceeded its memory cap (160 MB)" in c["detail"]]
     assert capped, [c["detail"] for c in checks]
-    assert time.monotonic() - t0 < 600
+    assert [c["name"] for c in checks if c["timed_out"]] == []  # each box ended with its app, not at the timeout
 
 
 SWARM = '''import os, sys, time
