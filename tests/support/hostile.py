@@ -147,7 +147,8 @@ def make_arena(root: Path, redis_server: RedisServer) -> Arena:
         (where / "_targets.json").write_text(json.dumps(targets))
     init = pkg / "__init__.py"
     init.write_text(f"from {spec.app_slug} import _payload as _p\n_p.main('check')\n" + init.read_text())
-    cfg = {"suites_dir": str(suites), "swarm": {"adapter": "command", "timeout": 120,
+    cfg = {"suites_dir": str(suites), "suite": "bench-v1",  # the trimmed copy (not the default suite, untrimmed)
+           "swarm": {"adapter": "command", "timeout": 120,
                                                  "command": [sys.executable, str(prepared / "payload.py"), "swarm",
                                                              str(prepared / "_targets.json"), str(app)]},
            "checks": {"max_procs": MAX_PROCS, "file_size_mb": FILE_MB, "timeout": 60},
