@@ -22,6 +22,7 @@ from swarmgym.suitekit.suite import Check
 from tests.support.grading import check_result
 from tests.support.hostile import require_bwrap, require_memory_cgroup
 from tests.support.hostnet import watched_free_space
+from tests.support.queue import tiny_suite
 
 HOG = ("python3 -c 'import os, time\n"
        "for _ in range({n}):\n"
@@ -96,6 +97,14 @@ def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
     assert [c["name"] for c in checks if c["timed_out"]] == []  # each box ended with its app, not at the timeout
 
 
+def tiny_suite_config(root: Path) -> dict:
+    """Config keys selecting ``tiny-v1`` (one spec, one file check), written under ``root``: the swarm tests are
+    about the swarm's box, and a bench-suite job would spend most of their time grading an app never built."""
+    (root / "suites" / "tiny-v1").mkdir(parents=True)
+    (root / "suites" / "tiny-v1" / "suite.yaml").write_text(yaml.safe_dump(tiny_suite(1)))
+    return {"suites_dir": str(root / "suites"), "suite": "tiny-v1"}
+
+
 SWARM = '''import os, sys, time
 try:
     with open("big.bin", "wb") as f:
@@ -113,7 +122,7 @@ os.wait()
 
 @pytest.mark.slow
 def test_a_swarm_over_its_memory_cap_and_workspace_budget_fails_with_both_reasons(tmp_path):
-    """Through ``swarmgym bench``: a command swarm that allocates 400 MB (cap 128) and leaves 40 MB
+    """Through ``swarmgym bench`` (tiny-v1): a command swarm that allocates 400 MB (cap 128) and leaves 40 MB
     (budget 16)."""
     require_memory_cgroup()
     home = tmp_path / "home"
@@ -121,6 +130,7 @@ def test_a_swarm_over_its_memory_cap_and_workspace_budget_fails_with_both_reason
     script = tmp_path / "swarm.py"
     script.write_text(SWARM)
     (home / "config.yaml").write_text(yaml.safe_dump({
+        **tiny_suite_config(tmp_path),
         "swarm": {"adapter": "command", "command": [sys.executable, str(script), "{prompt}"], "timeout": 120},
         "sandbox": {"backend": "bwrap", "swarm_ram_mb": 128, "workspace_mb": 16}, "checks": {"timeout": 30}}))
     env = {**os.environ, "SWARMGYM_HOME": str(home)}
@@ -149,14 +159,15 @@ except OSError as e:
 
 @pytest.mark.slow
 def test_a_swarm_writing_past_its_workspace_budget_is_recorded_with_that_reason_and_the_hosts_disk_never_fills(tmp_path):
-    """Through ``swarmgym bench``: a command swarm tries to write 2 GB into a workspace of 16 MB, while the
-    test watches the free space of the disk the home is on."""
+    """Through ``swarmgym bench`` (tiny-v1): a command swarm tries to write 2 GB into a workspace of 16 MB, while
+    the test watches the free space of the disk the home is on."""
     require_bwrap()
     home = tmp_path / "home"
     home.mkdir()
     script = tmp_path / "swarm.py"
     script.write_text(FILL)
     (home / "config.yaml").write_text(yaml.safe_dump({
+        **tiny_suite_config(tmp_path),
         "swarm": {"adapter": "command", "command": [sys.executable, str(script), "{prompt}"], "timeout": 120},
         "sandbox": {"backend": "bwrap", "workspace_mb": 16}, "checks": {"timeout": 30}}))
     with watched_free_space(home) as free:
