@@ -82,9 +82,15 @@ def test_verify_names_the_memory_cap_when_an_app_blows_it(tmp_path):
     init = ws / spec.app_slug / "__init__.py"
     init.write_text("import os, time\n"
                     "if os.environ.get('SWARMGYM_CHECK_ID'):\n"
+                    "    app = os.getpid()\n"
                     "    for _ in range(4):\n"
                     "        if os.fork() == 0:\n"
-                    "            b = bytearray(100 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(1); os._exit(0)\n"
+                    "            b = bytearray(100 << 20); b[::4096] = b'x' * len(b[::4096])\n"
+                    "            for _ in range(50):  # each hog holds its 100 MB while the app runs (1 s at most)\n"
+                    "                if os.getppid() != app:\n"
+                    "                    break\n"
+                    "                time.sleep(0.02)\n"
+                    "            os._exit(0)\n"
                     + init.read_text())
     env = {**os.environ, "SWARMGYM_HOME": str(tmp_path), "SWARMGYM_CHECKS_RAM_MB": "160"}
     res = subprocess.run([sys.executable, "-m", "swarmgym", "verify", "--suite", "bench-v1", "--spec", spec.id,
