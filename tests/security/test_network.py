@@ -232,3 +232,34 @@ def test_two_fleet_hosts_side_by_side_cannot_meet_nor_reach_the_broker_or_the_la
     found = reports(home)
     assert_alone(found, server)
     assert {r["host"] for r in sessions(home)} == {"h1", "h2"}
+
+
+def test_the_model_servers_barrier_holds_each_job_until_the_other_has_come():
+    """The neighbours' meeting point (fast, no box): the first request waits for the second; a later one passes."""
+    import threading
+    import urllib.request
+
+    def arrive(url: str, name: str, out: list) -> None:
+        req = urllib.request.Request(url + "/v1/barrier", method="POST", headers={"content-type": "application/json"},
+                                     data=json.dumps({"name": name, "parties": 2, "timeout": 30}).encode())
+        out.append(json.loads(urllib.request.urlopen(req, timeout=60).read())["arrived"])
+
+    with ModelServer() as server:
+        first: list = []
+        waiting = threading.Thread(target=arrive, args=(server.url, "n", first))
+        waiting.start()
+        while server.arrived.get("n") != 1:
+            time.sleep(0.01)
+        assert waiting.is_alive() and first == []  # held: nobody else has come
+        second: list = []
+        arrive(server.url, "n", second)
+        waiting.join(30)
+        assert first == [2] and second == [2]
+        third: list = []
+        arrive(server.url, "n", third)
+        assert third == [3]  # past the barrier: answered at once
+        lone: list = []
+        threading.Thread(target=arrive, args=(server.url, "other", lone), daemon=True).start()
+        while server.arrived.get("other") != 1:
+            time.sleep(0.01)
+        assert lone == []  # another name is another barrier
