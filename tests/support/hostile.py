@@ -149,8 +149,8 @@ def make_arena(root: Path, redis_server: RedisServer) -> Arena:
     init.write_text(f"from {spec.app_slug} import _payload as _p\n_p.main('check')\n" + init.read_text())
     cfg = {"suites_dir": str(suites), "suite": "bench-v1",  # the trimmed copy (not the default suite, untrimmed)
            "swarm": {"adapter": "command", "timeout": 120,
-                                                 "command": [sys.executable, str(prepared / "payload.py"), "swarm",
-                                                             str(prepared / "_targets.json"), str(app)]},
+                     "command": [sys.executable, str(prepared / "payload.py"), "swarm",
+                                 str(prepared / "_targets.json"), str(app)]},
            "checks": {"max_procs": MAX_PROCS, "file_size_mb": FILE_MB, "timeout": 60},
            "sandbox": {"backend": "bwrap", "swarm_file_size_mb": FILE_MB}}
     (home / "config.yaml").write_text(yaml.safe_dump(cfg))
