@@ -15,6 +15,8 @@ The coordinator's own start and stop are :mod:`swarmgym.queue.lifecycle`.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 import psutil
 from celery.signals import worker_init, worker_ready, worker_shutting_down
@@ -109,8 +111,6 @@ def sweep_pool(me: psutil.Process) -> int:
 def _keep_sweeping(me: psutil.Process) -> None:
     """Until this process exits: a swarm a pool process starts after the first sweep (its job was between
     its claim and its box, e.g. probing the swarm's version) is killed too, not waited for."""
-    import time
-
     while True:
         time.sleep(SWEEP_EVERY)
         try:
@@ -127,8 +127,6 @@ def _on_shutdown(sender=None, sig=None, how=None, exitcode=None, **kw) -> None:
     if not is_host(node):
         return
     try:
-        import threading
-
         from celery import current_app
 
         me = psutil.Process()
