@@ -42,7 +42,8 @@ import numpy as np
 
 # --- the distributions, from scipy.special's functions ---------------------------------------------------------
 # scipy.stats costs a report a second to import and each of its distribution calls ~1 ms of argument checks; these
-# are the same numbers (tests/trend/test_sequential.py holds them to scipy.stats'), imported where they are used.
+# are the same numbers (tests/trend/test_sequential.py holds them to scipy.stats'), imported where they are used, so
+# a worker or a CLI call that never computes a bound starts without SciPy.
 
 def binom_cdf(k: np.ndarray | float, n: np.ndarray | float, p: float) -> np.ndarray:
     """``scipy.stats.binom.cdf``: P(Bin(n, p) <= k), 0 below 0."""
@@ -79,7 +80,6 @@ def norm_pdf(x: np.ndarray, loc: float, scale: float) -> np.ndarray:
     z = (np.asarray(x, dtype=float) - loc) / scale
     return np.exp(-z * z / 2) / (scale * math.sqrt(2 * math.pi))
 
-# SciPy is imported where it is used: a worker or a CLI call that never computes a bound starts without it
 
 DECISIONS = ("B", "A", "no difference", "undecided")
 CONTINUE = "continue"
