@@ -59,8 +59,9 @@ def writer_lock(path: Path, timeout: float = 10.0) -> Iterator[None]:
 
 
 def _holder(path: Path) -> str:
+    """The pid on the lock file's first line (a holder that wrote without truncating leaves an older tail after it)."""
     try:
-        pid = path.read_text().strip()
+        first = path.read_text().split("\n", 1)[0].strip()
     except OSError:
         return ""
-    return f" (pid {pid})" if pid.isdigit() else ""
+    return f" (pid {first})" if first.isdigit() else ""

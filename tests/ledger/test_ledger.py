@@ -147,6 +147,7 @@ def _hold_lock(path, ready, release):
 
 def test_a_second_writer_waits_briefly_then_gets_a_clear_error(tmp_path):
     lg = Ledger(tmp_path, lock_timeout=0.3)
+    (tmp_path / ".lock").write_text("987654321\n")  # a longer pid left by an earlier writer: the holder overwrites only its head
     ctx = mp.get_context("fork")
     ready, release = ctx.Event(), ctx.Event()
     holder = ctx.Process(target=_hold_lock, args=(tmp_path / ".lock", ready, release))
