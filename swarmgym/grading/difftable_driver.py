@@ -23,7 +23,9 @@ Modes:
   reaches its memory or fds through ``/proc``) kills what the process left — every other process of a
   bwrap box, else its process group — and goes on.  Before forking, the driver imports the common standard-library
   modules the app's sources import and compiles the app's sources (parsed and compiled, never run),
-  so a step starts faster than a fresh interpreter.
+  and caches what those modules would compute again in every step with the same answer (the locale
+  lookup behind argparse's messages, the methods dataclasses compile: :func:`memoize_stdlib`), so a
+  step starts faster than a fresh interpreter.
 - ``subproc``: every step is a real ``python3 -m MODULE`` subprocess (the confirmation pass for rows
   that disagreed, and the slow baseline benchmarks/suite.py measures).
 
@@ -140,6 +142,47 @@ def prepare(root):
             __import__(name)
         except Exception:  # noqa: BLE001 - a module that does not import here: the row will say so
             pass
+    memoize_stdlib()
+
+
+LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # what gettext.find reads, in its order
+
+
+def memoize_stdlib():
+    """Cache two computations the standard library repeats in every step, as a fresh interpreter would:
+    ``gettext.find`` in the interpreter's own locale folder (argparse translates every help string through
+    it: about a third of a step of an argparse app) and the compiling of the methods ``dataclasses`` writes
+    for each class (``exec`` of a source text).  Each gives what the uncached call gives: the key holds
+    every input (domain, ``all``, the default folder, the four locale variables; the folder is the
+    interpreter's, read-only in the box), and one text compiles to one code object.  Only modules already
+    imported (the stdlib's: the driver runs with ``-P``) are touched."""
+    gettext, dataclasses = sys.modules.get("gettext"), sys.modules.get("dataclasses")
+    if gettext is not None and callable(getattr(gettext, "find", None)):
+        find, found = gettext.find, {}
+
+        def cached_find(domain, localedir=None, languages=None, all=False):
+            if localedir is not None or languages is not None:
+                return find(domain, localedir, languages, all)
+            key = (domain, bool(all), getattr(gettext, "_default_localedir", None),
+                   *map(os.environ.get, LOCALE_VARS))
+            if key not in found:
+                found[key] = find(domain, None, None, all)
+            hit = found[key]
+            return list(hit) if isinstance(hit, list) else hit
+
+        gettext.find = cached_find
+    if dataclasses is not None:
+        codes: dict = {}
+
+        def cached_exec(source, globals=None, locals=None):
+            if isinstance(source, str):
+                code = codes.get(source)
+                if code is None:
+                    code = codes[source] = compile(source, "<string>", "exec", dont_inherit=True)
+                source = code
+            return exec(source, globals, locals)
+
+        dataclasses.exec = cached_exec  # a module global before the builtin: only dataclasses' own calls
 
 
 def warm(root, names):

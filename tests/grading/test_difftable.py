@@ -18,7 +18,7 @@ from tests.support.grading import check_result
 from tests.support.hostile import require_bwrap
 
 TOY = textwrap.dedent('''
-    import atexit, os, sys, threading, time
+    import argparse, atexit, dataclasses, os, sys, threading, time
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "echo":
         print(" ".join(args))
@@ -81,6 +81,20 @@ TOY = textwrap.dedent('''
             plain("wrapped:", *a, **k)
         builtins.print = wrapped
         print("now")
+    elif cmd == "locale":  # which catalogue gettext finds for LANGUAGE=args[0] in the folder args[1] ("make": xx's)
+        import gettext
+        if args[2:] == ["make"]:
+            os.makedirs(os.path.join(args[1], "xx", "LC_MESSAGES"), exist_ok=True)
+            open(os.path.join(args[1], "xx", "LC_MESSAGES", "toy.mo"), "w").close()
+        os.environ["LANGUAGE"], default = args[0], gettext._default_localedir
+        gettext._default_localedir = args[1]
+        found = gettext.find("toy")
+        gettext._default_localedir = default
+        print(os.path.relpath(found, args[1]) if found else "none")
+    elif cmd == "dataclass":  # same field text, different defaults: each class keeps its own
+        A = dataclasses.make_dataclass("A", [("x", int, dataclasses.field(default=int(args[0])))])
+        B = dataclasses.make_dataclass("A", [("x", int, dataclasses.field(default=int(args[1])))])
+        print(A(), B(), A() == A(), A(x=2) == A(x=2))
     elif cmd == "count":
         n = int(os.environ.get("TOY_COUNT", "0")) + 1
         os.environ["TOY_COUNT"] = str(n)
@@ -114,6 +128,11 @@ GOOD = [
     row("files-in", step(["echo", "x"], stdout="x\n", files={"{dir}/seed.txt": {"text": "seed\n"}}),
         files_in={"{dir}/seed.txt": "seed\n"}),
     row("fresh-process-per-step", step(["count"], stdout="1\n"), step(["count"], stdout="1\n")),
+    row("locale-per-language", step(["locale", "xx", "{dir}/loc", "make"], stdout="xx/LC_MESSAGES/toy.mo\n"),
+        step(["locale", "xx", "{dir}"], stdout="none\n"),
+        step(["locale", "yy", "{dir}/loc"], stdout="none\n"), step(["locale", "xx", "{dir}/loc"], stdout="xx/LC_MESSAGES/toy.mo\n")),
+    row("dataclass-methods", step(["dataclass", "1", "7"], stdout="A(x=1) A(x=7) True True\n"),
+        step(["dataclass", "7", "1"], stdout="A(x=7) A(x=1) True True\n")),
     row("builtins-wrap-undone", step(["patch-print"], stdout="fresh\nwrapped: now\n"),
         step(["patch-print"], stdout="fresh\nwrapped: now\n")),
 ]
