@@ -45,7 +45,8 @@ CONFIRM_TIMEOUT = 30.0  # seconds per step as a real subprocess (config checks.c
 DEADLINE_MARGIN = 5.0  # seconds of a box's timeout left for the driver to stop its step and print what it has
 RowProblem = Callable[[dict[str, Any], dict[str, Any] | None, float], dict[str, Any] | None]  # why a row differs, or None
 RESULT_CAP = 8 << 20  # bytes of the driver's stdout read back (each stream is capped in the box)
-STEPS_PER_FORK = 32  # consecutive rows share a forked process up to this many steps (1: a fork per row);
+STEPS_PER_FORK = 32  # rows share a forked process up to this many steps, a prefix rows share counted once
+#                      (1: a fork per row, nothing shared);
 #                      a fork per row is ~2x slower than the old in-process table on one-step rows
 #                      (benchmarks/checks.py), 32 is faster than it on every bench-v2 table
 
@@ -64,10 +65,11 @@ def load_table(path: Path, module: str) -> dict[str, Any]:
 
 def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *, step_timeout: float = STEP_TIMEOUT,
                deadline_s: float = 600.0, whole_box: bool = False, steps_per_fork: int = STEPS_PER_FORK,
-               deadline_at: float | None = None) -> dict[str, Any]:
+               deadline_at: float | None = None, share: bool = True) -> dict[str, Any]:
     """What the box gets for ``rows`` (indices) of ``table``: inputs only, never a golden value (nor a CPU
     budget: only ``cpu_baseline``, when a row has one, so a real subprocess's start-up is not counted).
-    ``deadline_at``: when the driver stops, on this host's monotonic clock (the box shares it)."""
+    ``deadline_at``: when the driver stops, on this host's monotonic clock (the box shares it); ``share``: on the
+    fast path, rows that begin alike run their common steps once (benchmarks/prefixes.py turns it off)."""
     picked = []
     for n in rows:
         row = table["rows"][n]
@@ -77,7 +79,7 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
     budgeted = any(st.get("budget_s") is not None for n in rows for st in table["rows"][n]["steps"])
     return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
             "deadline_s": deadline_s, "deadline_at": deadline_at, "whole_box": whole_box,
-            "steps_per_fork": steps_per_fork, **({"cpu_baseline": True} if budgeted else {})}
+            "steps_per_fork": steps_per_fork, "share": share, **({"cpu_baseline": True} if budgeted else {})}
 
 
 @functools.cache

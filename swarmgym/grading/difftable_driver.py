@@ -9,8 +9,11 @@ one JSON line; the harness compares it with the golden values outside the box.
 
 Modes:
 
-- ``fork`` (the fast path): rows run in processes forked from the driver — consecutive rows up to
-  ``steps_per_fork`` steps per process (``1``: a fork per row).  The process points fds 0/1/2 at each
+- ``fork`` (the fast path): rows run in processes forked from the driver — rows up to ``steps_per_fork``
+  steps per process (``1``: a fork per row).  Rows that begin alike (the same ``files_in`` and first steps)
+  run those steps once: the rows' steps are walked as a prefix tree, the row folder saved where the tree
+  branches and put back before each later branch (:func:`shared_plan`), and a shared step's outcome is
+  reported for every row that has it.  The process points fds 0/1/2 at each
   step's stdin and capture files (so C-level writes and ``os._exit`` are captured), runs the step as
   ``python3 -m`` would (``runpy``; ``SystemExit`` codes, an uncaught exception printed and exit 1,
   non-daemon threads joined, ``atexit`` handlers run, stdout/stderr flushed), reads back the files
@@ -382,6 +385,7 @@ def steps_process(module, plan, first, io, status):
         handlers = signal_handlers()
         before, saved, me = fingerprint(), dict(vars(builtins)), os.getpid()
         for i in range(first, len(plan)):
+            refill(plan[i])
             for target, fd in enumerate(io[i][:3]):
                 os.dup2(fd, target)
             if plan[i].get("cwd"):  # a step run from another folder (the app still imported from the workspace)
@@ -410,6 +414,56 @@ def steps_process(module, plan, first, io, status):
         code = 70
     finally:
         os._exit(code)
+
+
+def refill(step):
+    """Before a step a shared plan runs (:func:`shared_plan`): save the row folder's files as the previous
+    step left them (``save``), or put back those its parent step left (``restore``)."""
+    if step.get("restore"):
+        if not both_empty(step["restore"], step["dir"]):
+            wipe(step["dir"])
+            copy_tree(step["restore"], step["dir"])
+    elif step.get("save"):
+        wipe(step["save"])
+        copy_tree(step["dir"], step["save"])
+
+
+def both_empty(a, b):
+    """Two folders with nothing in them and one mode (a row that wrote no file): putting one back over the
+    other would change nothing."""
+    try:
+        return not os.listdir(a) and not os.listdir(b) and os.stat(a).st_mode == os.stat(b).st_mode
+    except OSError:
+        return False
+
+
+def wipe(path):
+    """Remove the folder ``path`` and all in it, whatever modes a step gave them."""
+    for root, dirs, _ in os.walk(path):  # never into a link
+        for d in dirs:
+            sub = os.path.join(root, d)
+            try:
+                if not os.path.islink(sub):
+                    os.chmod(sub, 0o700)
+            except OSError:
+                pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def copy_tree(src, dst):
+    """Copy the folder ``src`` to ``dst`` (made anew): folders, regular files with their modes and times, links
+    as links; a FIFO, socket or device is left out (opening one could block)."""
+    os.mkdir(dst)
+    with os.scandir(src) as entries:
+        for e in entries:
+            to = os.path.join(dst, e.name)
+            if e.is_symlink():
+                os.symlink(os.readlink(e.path), to)
+            elif e.is_dir(follow_symlinks=False):
+                copy_tree(e.path, to)
+            elif e.is_file(follow_symlinks=False):
+                shutil.copy2(e.path, to, follow_symlinks=False)
+    shutil.copystat(src, dst, follow_symlinks=False)
 
 
 def ancestors():
@@ -705,25 +759,13 @@ def subproc_steps(module, plan, io, timeout, keep, whole_box, deadline, startup=
     return out
 
 
-def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline, startup=0.0):
+def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline, startup=0.0, share=False):
     """Rows (each in a fresh folder for ``{db}`` / ``{dir}``) through one planned run of their steps; a
-    row the deadline cut short is ``skipped``."""
-    dirs, plan = [], []
+    row the deadline cut short is ``skipped``.  With ``share`` (the fast path) rows that begin alike share
+    the run of their common steps (:func:`shared_plan`)."""
+    dirs: list = []
     try:
-        for row in rows:
-            rowdir = tempfile.mkdtemp(prefix="row-", dir=base)
-            dirs.append(rowdir)
-
-            def subst(s, d=rowdir):
-                return s.replace("{db}", os.path.join(d, "t.db")).replace("{dir}", d)
-
-            for path, text in (row.get("files_in") or {}).items():
-                with open(subst(path), "w", encoding="utf-8", newline="") as f:
-                    f.write(text)
-            plan += [{"row": row["n"], "argv": [subst(a) for a in st["argv"]], "stdin": st.get("stdin"),
-                      "cwd": subst(st["cwd"]) if st.get("cwd") else None,
-                      "read": [subst(p) for p in st.get("read") or []], "names": list(st.get("read") or [])}
-                     for st in row["steps"]]
+        plan = shared_plan(rows, base, dirs) if share else own_plan(rows, base, dirs)
         io = [open_io(base, i, st["stdin"]) for i, st in enumerate(plan)]
         if mode == "fork":
             outcomes = fork_steps(module, plan, io, timeout, keep, whole_box, deadline)
@@ -731,40 +773,126 @@ def run_batch(module, rows, mode, timeout, base, keep, whole_box, deadline, star
             outcomes = subproc_steps(module, plan, io, timeout, keep, whole_box, deadline, startup)
         results = {row["n"]: {"n": row["n"], "steps": []} for row in rows}
         for st, fds, (code, timed_out, cpu) in zip(plan, io, outcomes):
-            if timed_out is None or "skipped" in results[st["row"]]:
-                results[st["row"]] = {"n": st["row"], "skipped": True}
+            if timed_out is None:
+                for n in st["rows"]:
+                    results[n] = {"n": n, "skipped": True}
                 continue
             out, out_cut = read_capture(fds[1], head=True)
             err, err_cut = read_capture(fds[2], head=False)
             files = files_read(fds[3], st["read"])
-            results[st["row"]]["steps"].append({"code": code, "timeout": timed_out, "cpu": cpu, "out": out, "err": err,
-                                                "out_cut": out_cut, "err_cut": err_cut,
-                                                "files": {name: files[p] for name, p in zip(st["names"], st["read"])}})
+            step = {"code": code, "timeout": timed_out, "cpu": cpu, "out": out, "err": err, "out_cut": out_cut,
+                    "err_cut": err_cut, "files": {name: files[p] for name, p in zip(st["names"], st["read"])}}
             if err_cut and traceback_cut(fds[2], len(err.encode("utf-8", "replace"))):
-                results[st["row"]]["steps"][-1]["err_traceback"] = True
+                step["err_traceback"] = True
+            for n in st["rows"]:
+                if "skipped" not in results[n]:
+                    results[n]["steps"].append(step)
         return [results[row["n"]] for row in rows]
     finally:
         for d in dirs:
             shutil.rmtree(d, ignore_errors=True)
 
 
-def batches(rows, steps_per_fork):
-    """Consecutive rows whose steps add up to at most ``steps_per_fork`` (a longer row alone)."""
-    batch, size = [], 0
+def row_folder(base, dirs, files_in):
+    """A fresh folder for ``{db}`` / ``{dir}`` holding ``files_in``; its placeholder substitution."""
+    rowdir = tempfile.mkdtemp(prefix="row-", dir=base)
+    dirs.append(rowdir)
+
+    def subst(s):
+        return s.replace("{db}", os.path.join(rowdir, "t.db")).replace("{dir}", rowdir)
+
+    for path, text in (files_in or {}).items():
+        with open(subst(path), "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    return rowdir, subst
+
+
+def plan_step(st, subst, rows):
+    """One step of the plan, run once for ``rows`` (row indices)."""
+    return {"rows": rows, "argv": [subst(a) for a in st["argv"]], "stdin": st.get("stdin"),
+            "cwd": subst(st["cwd"]) if st.get("cwd") else None,
+            "read": [subst(p) for p in st.get("read") or []], "names": list(st.get("read") or [])}
+
+
+def own_plan(rows, base, dirs):
+    """Every row's steps in order, each row in a folder of its own (a real subprocess per step)."""
+    plan = []
     for row in rows:
-        n = len(row["steps"])
-        if batch and size + n > steps_per_fork:
+        _, subst = row_folder(base, dirs, row.get("files_in"))
+        plan += [plan_step(st, subst, [row["n"]]) for st in row["steps"]]
+    return plan
+
+
+def step_key(st):
+    """What makes two rows' steps the same run: argv, stdin, folder and the files read back."""
+    return json.dumps([st["argv"], st.get("stdin"), st.get("cwd"), st.get("read") or []])
+
+
+def shared_plan(rows, base, dirs):
+    """The rows' steps as one walk of their prefix tree, so a prefix that rows share runs once.
+
+    Rows with the same ``files_in`` share a folder; their steps form a tree (a node per distinct prefix).
+    Walking it depth first, a node with several children saves its folder (the files as its step left
+    them) before the first child's step and restores it before each later child's: every row sees what
+    running its own steps alone in a fresh folder would leave, and each of its steps' outcomes (the
+    shared ones too) is reported for it."""
+    roots: dict = {}
+    for row in rows:
+        node = roots.setdefault(json.dumps(row.get("files_in") or {}, sort_keys=True),
+                                {"kids": {}, "files_in": row.get("files_in")})
+        for st in row["steps"]:
+            node = node["kids"].setdefault(step_key(st), {"kids": {}, "rows": [], "step": st})
+            node["rows"].append(row["n"])
+    plan: list = []
+    for root in roots.values():
+        rowdir, subst = row_folder(base, dirs, root["files_in"])
+        walk(root, rowdir, subst, plan, dirs)
+    return plan
+
+
+def walk(node, rowdir, subst, plan, dirs):
+    """``node``'s subtree into ``plan``, depth first (a child's subtree before its next sibling)."""
+    kids = list(node["kids"].values())
+    snap = f"{rowdir}.{len(plan)}" if len(kids) > 1 else None
+    if snap:
+        dirs.append(snap)
+    for i, kid in enumerate(kids):
+        plan.append(plan_step(kid["step"], subst, kid["rows"]))
+        if snap:
+            plan[-1].update({"dir": rowdir, ("save" if i == 0 else "restore"): snap})
+        walk(kid, rowdir, subst, plan, dirs)
+
+
+def batches(rows, steps_per_fork, share=False):
+    """Rows whose steps add up to at most ``steps_per_fork`` (a longer row alone).  With ``share`` (the fast
+    path) rows that begin alike (the same ``files_in`` and first step) are put side by side, and the steps
+    they share are counted once."""
+    if share:
+        firsts: dict = {}
+        for row in rows:
+            first = step_key(row["steps"][0]) if row["steps"] else None
+            firsts.setdefault(json.dumps([row.get("files_in") or {}, first], sort_keys=True), []).append(row)
+        rows = [row for group in firsts.values() for row in group]
+    batch, seen = [], set()
+    for row in rows:
+        if share:
+            keys = (json.dumps(row.get("files_in") or {}, sort_keys=True), *map(step_key, row["steps"]))
+            prefixes = [keys[:k + 2] for k in range(len(row["steps"]))]
+        else:
+            prefixes = [(row["n"], k) for k in range(len(row["steps"]))]
+        new = [p for p in prefixes if p not in seen]
+        if batch and len(seen) + len(new) > steps_per_fork:
             yield batch
-            batch, size = [], 0
+            batch, seen, new = [], set(), prefixes
         batch.append(row)
-        size += n
+        seen.update(new)
     if batch:
         yield batch
 
 
 def main(inputs):
     """Run ``inputs`` ({module, mode, rows, step_timeout, deadline_s, deadline_at, whole_box,
-    steps_per_fork, cpu_baseline}); print the results."""
+    steps_per_fork, share, cpu_baseline}); print the results."""
     _prctl_dumpable(0)
     mode, module = inputs.get("mode", "fork"), inputs["module"]
     startup = 0.0
@@ -779,14 +907,15 @@ def main(inputs):
         deadline = min(deadline, float(inputs["deadline_at"]))
     timeout = float(inputs.get("step_timeout", 10))
     per_fork = int(inputs.get("steps_per_fork", 1)) if mode == "fork" else 1
+    share = mode == "fork" and bool(inputs.get("share", True))
     base = tempfile.mkdtemp(prefix="swarmgym-diff-")
     results = []
     try:
-        for batch in batches(inputs["rows"], per_fork):
+        for batch in batches(inputs["rows"], per_fork, share=share):
             if time.monotonic() >= deadline:
                 results += [{"n": row["n"], "skipped": True} for row in batch]
                 continue
-            results += run_batch(module, batch, mode, timeout, base, keep, whole_box, deadline, startup)
+            results += run_batch(module, batch, mode, timeout, base, keep, whole_box, deadline, startup, share)
     finally:
         for fds in _IO:
             for fd in fds:

@@ -95,6 +95,25 @@ TOY = textwrap.dedent('''
         A = dataclasses.make_dataclass("A", [("x", int, dataclasses.field(default=int(args[0])))])
         B = dataclasses.make_dataclass("A", [("x", int, dataclasses.field(default=int(args[1])))])
         print(A(), B(), A() == A(), A(x=2) == A(x=2))
+    elif cmd == "append":  # a line to a file
+        with open(args[1], "a") as f:
+            f.write(args[0] + "\\n")
+    elif cmd == "cat":
+        with open(args[0]) as f:
+            print(f.read(), end="")
+    elif cmd == "token":  # a fresh random token, printed and written to a file
+        token = os.urandom(8).hex()
+        with open(args[0], "w") as f:
+            f.write(token + "\\n")
+        print(token)
+    elif cmd == "litter":  # a link to /, a FIFO and a folder it may not write into, in the folder args[0]
+        os.symlink("/", os.path.join(args[0], "root"))
+        os.mkfifo(os.path.join(args[0], "fifo"))
+        os.mkdir(os.path.join(args[0], "ro"))
+        open(os.path.join(args[0], "ro", "x"), "w").close()
+        os.chmod(os.path.join(args[0], "ro"), 0o500)
+    elif cmd == "ls":
+        print(" ".join(sorted(os.listdir(args[0]))))
     elif cmd == "count":
         n = int(os.environ.get("TOY_COUNT", "0")) + 1
         os.environ["TOY_COUNT"] = str(n)
@@ -133,6 +152,14 @@ GOOD = [
         step(["locale", "yy", "{dir}/loc"], stdout="none\n"), step(["locale", "xx", "{dir}/loc"], stdout="xx/LC_MESSAGES/toy.mo\n")),
     row("dataclass-methods", step(["dataclass", "1", "7"], stdout="A(x=1) A(x=7) True True\n"),
         step(["dataclass", "7", "1"], stdout="A(x=7) A(x=1) True True\n")),
+    # rows that begin alike: each sees only its own steps' files, whichever runs first
+    row("prefix-ab", step(["append", "a", "{dir}/f"]), step(["append", "b", "{dir}/f"]), step(["cat", "{dir}/f"], stdout="a\nb\n")),
+    row("prefix-ac", step(["append", "a", "{dir}/f"]), step(["append", "c", "{dir}/f"]), step(["cat", "{dir}/f"], stdout="a\nc\n")),
+    row("prefix-a", step(["append", "a", "{dir}/f"]), step(["cat", "{dir}/f"], stdout="a\n")),
+    row("prefix-abd", step(["append", "a", "{dir}/f"]), step(["append", "b", "{dir}/f"]), step(["append", "d", "{dir}/f"]),
+        step(["cat", "{dir}/f"], stdout="a\nb\nd\n")),
+    row("prefix-litter", step(["append", "a", "{dir}/f"]), step(["litter", "{dir}"]), step(["ls", "{dir}"], stdout="f fifo ro root\n")),
+    row("prefix-after-litter", step(["append", "a", "{dir}/f"]), step(["ls", "{dir}"], stdout="f\n")),
     row("builtins-wrap-undone", step(["patch-print"], stdout="fresh\nwrapped: now\n"),
         step(["patch-print"], stdout="fresh\nwrapped: now\n")),
 ]
@@ -281,6 +308,31 @@ def test_table_inputs_of_a_row_land_in_its_own_folder(tmp_path, toy):
     graded = grade(tmp_path, toy, rows)
     assert graded.summary["failed"] == []
     assert not list(Path(toy).rglob("t.db"))  # {db} is the row's scratch folder, never the workspace
+
+
+def test_rows_that_begin_alike_run_their_common_steps_once_on_the_fast_path_only(tmp_path, toy):
+    """A shared first step prints one token for every row that has it; after it, each row reads only its own
+    steps' writes.  A real subprocess per step (the confirmation) runs every row's steps itself."""
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap"})
+    box = GradingContext(workspace=toy, cfg=cfg).box
+    rows = [row("x", step(["token", "{dir}/f"]), step(["append", "x", "{dir}/f"]), step(["cat", "{dir}/f"])),
+            row("other", step(["echo", "between"])),
+            row("y", step(["token", "{dir}/f"]), step(["append", "y", "{dir}/f"]), step(["cat", "{dir}/f"])),
+            row("bare", step(["token", "{dir}/f"]), step(["cat", "{dir}/f"])),
+            row("seeded", step(["token", "{dir}/f"]), step(["cat", "{dir}/f"]), files_in={"{dir}/seed": "s"})]
+    got = {}
+    for mode in ("fork", "subproc"):
+        inputs = difftable.box_inputs({"module": "toy", "rows": rows}, range(len(rows)), mode, whole_box=True)
+        res = difftable.parse(box(difftable.command(inputs), timeout=120, output_cap=difftable.RESULT_CAP).stdout_tail)
+        got[mode] = {rows[n]["id"]: [st["out"] for st in r["steps"]] for n, r in res.items()}
+    fork, sub = got["fork"], got["subproc"]
+    token = fork["x"][0]
+    assert fork["y"][0] == fork["bare"][0] == token != fork["seeded"][0]  # one run of the shared step; other files_in: own
+    assert fork["x"][2] == token + "x\n" and fork["y"][2] == token + "y\n" and fork["bare"][1] == token
+    assert fork["other"] == ["between\n"]
+    assert len({sub[r][0] for r in ("x", "y", "bare", "seeded")}) == 4  # as real subprocesses each row ran its own
+    assert all(sub[r][-1].startswith(sub[r][0]) for r in ("x", "y", "bare", "seeded"))
 
 
 def test_a_result_line_nested_past_any_decoder_is_no_result_not_a_recursion_error():
