@@ -41,14 +41,8 @@ def driver():
 
 def steps_run(drv, rows: list[dict]) -> int:
     """The steps the fast path runs for ``rows`` (box inputs) with prefixes shared, batch by batch."""
-    total = 0
-    for batch in drv.batches(rows, difftable.STEPS_PER_FORK, share=True):
-        seen = set()
-        for row in batch:
-            keys = (json.dumps(row.get("files_in") or {}, sort_keys=True), *map(drv.step_key, row["steps"]))
-            seen.update(keys[:k + 2] for k in range(len(row["steps"])))
-        total += len(seen)
-    return total
+    return sum(len({run for row in batch for run in drv.prefixes(row, True)})
+               for batch in drv.batches(rows, difftable.STEPS_PER_FORK, share=True))
 
 
 def cpu_of(command: str, ws: Path) -> float:

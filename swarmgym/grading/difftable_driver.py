@@ -828,6 +828,23 @@ def step_key(st):
     return json.dumps([st["argv"], st.get("stdin"), st.get("cwd"), st.get("read") or []])
 
 
+def row_keys(row):
+    """A row's ``files_in`` and each of its steps as keys, worked out once per row: two rows' first ``k`` steps
+    run alike when their first ``k + 1`` keys are equal."""
+    if "keys" not in row:
+        row["keys"] = (json.dumps(row.get("files_in") or {}, sort_keys=True), *map(step_key, row["steps"]))
+    return row["keys"]
+
+
+def prefixes(row, share):
+    """The runs a row's steps take: each a prefix of its keys (shared with any row that has it) with ``share``,
+    else the row's own."""
+    if share:
+        keys = row_keys(row)
+        return [keys[:k + 2] for k in range(len(row["steps"]))]
+    return [(row["n"], k) for k in range(len(row["steps"]))]
+
+
 def shared_plan(rows, base, dirs):
     """The rows' steps as one walk of their prefix tree, so a prefix that rows share runs once.
 
@@ -838,10 +855,10 @@ def shared_plan(rows, base, dirs):
     shared ones too) is reported for it."""
     roots: dict = {}
     for row in rows:
-        node = roots.setdefault(json.dumps(row.get("files_in") or {}, sort_keys=True),
-                                {"kids": {}, "files_in": row.get("files_in")})
-        for st in row["steps"]:
-            node = node["kids"].setdefault(step_key(st), {"kids": {}, "rows": [], "step": st})
+        files_key, *step_keys = row_keys(row)
+        node = roots.setdefault(files_key, {"kids": {}, "files_in": row.get("files_in")})
+        for st, key in zip(row["steps"], step_keys):
+            node = node["kids"].setdefault(key, {"kids": {}, "rows": [], "step": st})
             node["rows"].append(row["n"])
     plan: list = []
     for root in roots.values():
@@ -870,20 +887,15 @@ def batches(rows, steps_per_fork, share=False):
     if share:
         firsts: dict = {}
         for row in rows:
-            first = step_key(row["steps"][0]) if row["steps"] else None
-            firsts.setdefault(json.dumps([row.get("files_in") or {}, first], sort_keys=True), []).append(row)
+            firsts.setdefault(row_keys(row)[:2], []).append(row)
         rows = [row for group in firsts.values() for row in group]
     batch, seen = [], set()
     for row in rows:
-        if share:
-            keys = (json.dumps(row.get("files_in") or {}, sort_keys=True), *map(step_key, row["steps"]))
-            prefixes = [keys[:k + 2] for k in range(len(row["steps"]))]
-        else:
-            prefixes = [(row["n"], k) for k in range(len(row["steps"]))]
-        new = [p for p in prefixes if p not in seen]
+        runs = prefixes(row, share)
+        new = [p for p in runs if p not in seen]
         if batch and len(seen) + len(new) > steps_per_fork:
             yield batch
-            batch, seen, new = [], set(), prefixes
+            batch, seen, new = [], set(), runs
         batch.append(row)
         seen.update(new)
     if batch:
