@@ -27,8 +27,10 @@ Modes:
   bwrap box, else its process group — and goes on.  Before forking, the driver imports the common standard-library
   modules the app's sources import and compiles the app's sources (parsed and compiled, never run),
   and caches what those modules would compute again in every step with the same answer (the locale
-  lookup behind argparse's messages, the methods dataclasses compile: :func:`memoize_stdlib`), so a
-  step starts faster than a fresh interpreter.
+  lookup behind argparse's messages, the methods dataclasses compile, the terminal size argparse asks
+  for: :func:`memoize_stdlib`), so a step starts faster than a fresh interpreter.  After a step the row
+  process puts back only what the step changed (the environment and signal handlers are compared, not
+  rewritten).
 - ``subproc``: every step is a real ``python3 -m MODULE`` subprocess (the confirmation pass for rows
   that disagreed, and the slow baseline benchmarks/suite.py measures).
 
@@ -61,6 +63,7 @@ import sys
 
 STARTUP = frozenset(sys.modules)  # what a real interpreter has imported before it runs the module
 
+import _signal  # type: ignore[import-not-found]  # noqa: E402 - what signal wraps in enums
 import ast  # noqa: E402 - after STARTUP on purpose
 import atexit  # noqa: E402
 import builtins  # noqa: E402
@@ -152,13 +155,15 @@ LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # what gettext.find
 
 
 def memoize_stdlib():
-    """Cache two computations the standard library repeats in every step, as a fresh interpreter would:
+    """Cache three computations the standard library repeats in every step, as a fresh interpreter would:
     ``gettext.find`` in the interpreter's own locale folder (argparse translates every help string through
-    it: about a third of a step of an argparse app) and the compiling of the methods ``dataclasses`` writes
-    for each class (``exec`` of a source text).  Each gives what the uncached call gives: the key holds
-    every input (domain, ``all``, the default folder, the four locale variables; the folder is the
-    interpreter's, read-only in the box), and one text compiles to one code object.  Only modules already
-    imported (the stdlib's: the driver runs with ``-P``) are touched."""
+    it: about a third of a step of an argparse app), the compiling of the methods ``dataclasses`` writes
+    for each class (``exec`` of a source text) and ``shutil.get_terminal_size`` while stdout is a regular
+    file (argparse asks it for every argument it adds; a step's stdout is a capture file, never a
+    terminal).  Each gives what the uncached call gives: the key holds every input (domain, ``all``, the
+    default folder, the four locale variables — the folder is the interpreter's, read-only in the box; the
+    text; ``COLUMNS``, ``LINES`` and the fallback), and one text compiles to one code object.  Only modules
+    already imported (the stdlib's: the driver runs with ``-P``) are touched."""
     gettext, dataclasses = sys.modules.get("gettext"), sys.modules.get("dataclasses")
     if gettext is not None and callable(getattr(gettext, "find", None)):
         find, found = gettext.find, {}
@@ -166,8 +171,7 @@ def memoize_stdlib():
         def cached_find(domain, localedir=None, languages=None, all=False):
             if localedir is not None or languages is not None:
                 return find(domain, localedir, languages, all)
-            key = (domain, bool(all), getattr(gettext, "_default_localedir", None),
-                   *map(os.environ.get, LOCALE_VARS))
+            key = (domain, bool(all), getattr(gettext, "_default_localedir", None), *environ_values(LOCALE_VARS))
             if key not in found:
                 found[key] = find(domain, None, None, all)
             hit = found[key]
@@ -186,6 +190,34 @@ def memoize_stdlib():
             return exec(source, globals, locals)
 
         dataclasses.exec = cached_exec  # a module global before the builtin: only dataclasses' own calls
+    size = shutil.get_terminal_size
+    sizes: dict = {}
+
+    def cached_terminal_size(fallback=(80, 24)):
+        try:
+            regular = stat.S_ISREG(os.fstat(sys.__stdout__.fileno()).st_mode)
+        except (AttributeError, ValueError, OSError):
+            regular = False
+        if not regular:  # a terminal, a pipe, no stdout: asked every time, as uncached
+            return size(fallback)
+        key = (*environ_values(("COLUMNS", "LINES")), tuple(fallback))
+        if key not in sizes:
+            sizes[key] = size(fallback)
+        return sizes[key]
+
+    shutil.get_terminal_size = cached_terminal_size
+
+
+_ENCODED: dict = {}  # a variable's name as os.environ's dict holds it
+
+
+def environ_values(names):
+    """``os.environ.get`` of each of ``names``, read straight from ``os.environ``'s own dict where it has one
+    (the standard library's caches above key on them in every call)."""
+    data = getattr(os.environ, "_data", None)
+    if type(data) is dict and type(os.environ) is os._Environ:
+        return [data.get(_ENCODED.get(n) or _ENCODED.setdefault(n, os.fsencode(n))) for n in names]
+    return [os.environ.get(n) for n in names]
 
 
 def warm(root, names):
@@ -338,8 +370,33 @@ def run_step(module, argv, cwd, streams):
 @functools.cache
 def signal_handlers():
     """Every catchable signal's handler as the driver has them (a forked row process inherits them): read
-    once, before the first fork, not in every row process."""
-    return {n: signal.getsignal(n) for n in signal.valid_signals() if n not in (signal.SIGKILL, signal.SIGSTOP)}
+    once, before the first fork, not in every row process.  Read through ``_signal`` (what ``signal`` wraps
+    in enums): a row process compares them after every step."""
+    return {n: _signal.getsignal(n) for n in signal.valid_signals() if n not in (signal.SIGKILL, signal.SIGSTOP)}
+
+
+def put_back_signals(handlers):
+    """Undo what a step did to the signal handlers (only those it changed)."""
+    for n, h in handlers.items():
+        if h is not None and _signal.getsignal(n) is not h:
+            signal.signal(n, h)
+
+
+def environ_state():
+    """What ``os.environ`` holds, to tell after a step whether the step changed it (a dict compare, not a
+    copy back of every variable after every step)."""
+    data = getattr(os.environ, "_data", None)
+    return dict(data) if type(data) is dict else dict(os.environ)
+
+
+def put_back_environ(environ, saved, state):
+    """``os.environ`` as it was before the step (the same object holding ``saved``), if the step changed it
+    (``state``: :func:`environ_state` then)."""
+    if os.environ is not environ:
+        os.environ = environ  # noqa: B003 - the object a step rebound, put back (its variables below)
+    if environ_state() != state:
+        environ.clear()
+        environ.update(saved)
 
 
 def fingerprint():
@@ -381,7 +438,8 @@ def steps_process(module, plan, first, io, status):
         cwd = os.getcwd()
         forget_shadowed(cwd)
         streams = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
-        modules, path, environ = dict(sys.modules), list(sys.path), dict(os.environ)
+        modules, path, environ, env_saved = dict(sys.modules), list(sys.path), os.environ, dict(os.environ)
+        env_state = environ_state()
         handlers = signal_handlers()
         before, saved, me = fingerprint(), dict(vars(builtins)), os.getpid()
         for i in range(first, len(plan)):
@@ -395,7 +453,8 @@ def steps_process(module, plan, first, io, status):
             spent = cpu_used()
             if os.getpid() != me:  # a process the step forked came back here: its program is over
                 os._exit(rc)
-            os.write(io[i][3], json.dumps({p: read_back(p) for p in plan[i]["read"]}).encode())
+            if plan[i]["read"]:
+                os.write(io[i][3], json.dumps({p: read_back(p) for p in plan[i]["read"]}).encode())
             sys.modules.clear()  # what the step imported is gone, as in a fresh process
             sys.modules.update(modules)
             put_back_builtins(saved)
@@ -404,12 +463,9 @@ def steps_process(module, plan, first, io, status):
             if dirty:
                 break
             sys.path = list(path)
-            os.environ.clear()
-            os.environ.update(environ)
+            put_back_environ(environ, env_saved, env_state)
             os.chdir(cwd)
-            for n, h in handlers.items():
-                if h is not None and signal.getsignal(n) is not h:
-                    signal.signal(n, h)
+            put_back_signals(handlers)
     except BaseException:  # noqa: BLE001 - the step's outcome is already reported, or its start
         code = 70
     finally:

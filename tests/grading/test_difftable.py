@@ -118,6 +118,18 @@ TOY = textwrap.dedent('''
         n = int(os.environ.get("TOY_COUNT", "0")) + 1
         os.environ["TOY_COUNT"] = str(n)
         print(n)
+    elif cmd == "swap-environ":  # os.environ rebound to a plain dict
+        os.environ = dict(os.environ, TOY_COUNT="41")
+        print(os.environ["TOY_COUNT"])
+    elif cmd == "columns":  # the terminal size argparse asks for, with COLUMNS set to args[0] if given
+        import shutil
+        if args:
+            os.environ["COLUMNS"] = args[0]
+        print(*shutil.get_terminal_size())
+    elif cmd == "trap":  # SIGUSR1 as a fresh process has it, then a handler of its own
+        import signal
+        print(signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL)
+        signal.signal(signal.SIGUSR1, lambda *a: None)
 ''')
 
 
@@ -160,6 +172,11 @@ GOOD = [
         step(["cat", "{dir}/f"], stdout="a\nb\nd\n")),
     row("prefix-litter", step(["append", "a", "{dir}/f"]), step(["litter", "{dir}"]), step(["ls", "{dir}"], stdout="f fifo ro root\n")),
     row("prefix-after-litter", step(["append", "a", "{dir}/f"]), step(["ls", "{dir}"], stdout="f\n")),
+    row("environ-put-back", step(["count"], stdout="1\n"), step(["swap-environ"], stdout="41\n"),
+        step(["count"], stdout="1\n")),
+    row("terminal-size-per-columns", step(["columns", "100"], stdout="100 24\n"), step(["columns"], stdout="80 24\n"),
+        step(["columns", "33"], stdout="33 24\n"), step(["columns"], stdout="80 24\n")),
+    row("signal-handler-put-back", step(["trap"], stdout="True\n"), step(["trap"], stdout="True\n")),
     row("builtins-wrap-undone", step(["patch-print"], stdout="fresh\nwrapped: now\n"),
         step(["patch-print"], stdout="fresh\nwrapped: now\n")),
 ]
