@@ -38,6 +38,8 @@ class GradingContext:
     first_failure: bool = False
     #: what the checks dimension found, for the dimensions after it (diagnostics reads the tracebacks)
     check_results: list[CheckResult] = field(default_factory=list)
+    #: the table checks' fast paths, run together once (:func:`swarmgym.grading.kinds.differential.fast_paths`)
+    fast_paths: dict[str, Any] | None = None
 
     def timeout_for(self, check: Check) -> float:
         return check.timeout or self.check_timeout or self.cfg.checks.timeout

@@ -16,6 +16,11 @@ Each box has the check's timeout; the driver stops running steps ``DEADLINE_MARG
 one row that hangs never costs the others their results.  Rows of a confirmation the deadline cut
 short are confirmed in a further box (one box that finishes no row ends it: those rows fail with the
 box's reason).
+
+A grading with several tables of one app runs their fast paths in one box (:func:`together`: one box and
+one driver start-up, not one per table), and confirms each table's disagreements on its own.  A table
+that run cannot stand for (the box timed out or hit a cap, or the deadline cut its rows) runs alone, as
+before, so one table's hang never costs another its verdict.
 """
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ import json
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -123,15 +128,52 @@ class Graded:
     box: Any  # the fast path's SandboxResult (exit code, tails, duration, memory cap)
 
 
+@dataclass
+class FastPath:
+    """What a table's fast path gave: the box's result and the driver's outcomes by row index."""
+
+    box: Any  # a SandboxResult
+    got: dict[int, dict[str, Any]]
+
+
+def together(tables: Sequence[dict[str, Any]], run_box: Callable[[str], Any], *, timeout: float, whole_box: bool,
+             step_timeout: float = STEP_TIMEOUT, steps_per_fork: int = STEPS_PER_FORK) -> list[FastPath | None]:
+    """The fast path of several tables of one module in one box (one driver's start-up and one box, not one
+    per table): each table's :class:`FastPath`, or None for a table this run cannot stand for — every table,
+    when the box did not end cleanly (timed out, hit its memory cap, no result), and a table whose rows the
+    deadline cut (a table that hangs must not spend another's time): the caller runs those alone."""
+    modules = {t["module"] for t in tables}
+    if len(modules) != 1:
+        raise ValueError(f"tables of one module only, got {sorted(modules)}")
+    rows = [r for t in tables for r in t["rows"]]
+    joined = {"module": modules.pop(), "rows": rows}
+    deadline = max(1.0, timeout - DEADLINE_MARGIN)
+    res = run_box(command(box_inputs(joined, range(len(rows)), "fork", step_timeout=step_timeout,
+                                     deadline_s=deadline, whole_box=whole_box, steps_per_fork=steps_per_fork,
+                                     deadline_at=time.monotonic() + deadline)))
+    got = parse(res.stdout_tail)
+    if got is None or res.timed_out or res.exit_code != 0 or res.breach():
+        return [None] * len(tables)
+    out: list[FastPath | None] = []
+    start = 0
+    for t in tables:
+        mine = {n - start: got.get(n) for n in range(start, start + len(t["rows"]))}
+        start += len(t["rows"])
+        whole = all(r is not None and not r.get("skipped") for r in mine.values())
+        out.append(FastPath(res, {n: {**r, "n": n} for n, r in mine.items() if r is not None}) if whole else None)
+    return out
+
+
 def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: float, whole_box: bool,
           step_timeout: float = STEP_TIMEOUT, confirm_timeout: float = CONFIRM_TIMEOUT,
           steps_per_fork: int = STEPS_PER_FORK, problem: RowProblem = row_problem,
-          first_failure: bool = False) -> Graded:
+          first_failure: bool = False, fast: FastPath | None = None) -> Graded:
     """Run ``table`` through ``run_box(command) -> SandboxResult`` (the check's box, called once for the
     fast path and again only for rows that disagree) and compare outside the box with ``problem`` (the
     lenient golden-table comparison; the ``rows`` kind passes its exact one, :mod:`swarmgym.grading.rowmatch`).
     ``first_failure``: the caller needs only whether the table passes (``suite verify``), so disagreeing rows
-    are confirmed one at a time and the first that fails ends it (its detail names that row only)."""
+    are confirmed one at a time and the first that fails ends it (its detail names that row only).
+    ``fast``: the table's fast path already run with others (:func:`together`); only disagreements are run."""
     rows = table["rows"]
     deadline = max(1.0, timeout - DEADLINE_MARGIN)
 
@@ -139,8 +181,12 @@ def grade(table: dict[str, Any], run_box: Callable[[str], Any], *, timeout: floa
         return box_inputs(table, picked, mode, step_timeout=step, deadline_s=deadline, whole_box=whole_box,
                           steps_per_fork=steps_per_fork, deadline_at=time.monotonic() + deadline)
 
-    first = run_box(command(inputs(range(len(rows)), "fork", step_timeout)))
-    got = parse(first.stdout_tail)
+    got: dict[int, dict[str, Any]] | None
+    if fast is not None:
+        first, got = replace(fast.box), fast.got
+    else:
+        first = run_box(command(inputs(range(len(rows)), "fork", step_timeout)))
+        got = parse(first.stdout_tail)
     if got is None:
         return Graded(None, first)
     disagree = [n for n in range(len(rows)) if problem(rows[n], got.get(n), step_timeout)]

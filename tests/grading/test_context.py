@@ -65,3 +65,20 @@ def test_a_grading_with_no_boxed_check_resolves_no_backend(tmp_path, app, backen
     cfg = load_config(tmp_path / "home", environ={}, overrides={"sandbox.backend": "none"})
     v = grade(app, [Check(name="f", kind="file_exists", path="echoapp/*.py")], cfg)
     assert v.functional and backend.available_calls == 0 and backend.wrapped == 0
+
+
+def test_the_table_checks_of_one_app_run_their_fast_paths_in_one_box_and_fail_alone(tmp_path, app, backend):
+    cfg = load_config(tmp_path / "home", environ={}, overrides={"sandbox.backend": "none"})
+    (tmp_path / "wrong.json").write_text(json.dumps({"rows": [
+        {"id": "wrong", "req": [], "steps": [{"argv": ["say", "1"], "exit": 0, "out": "exact", "stdout": "say 2\n"}]}]}))
+    checks = [Check(name="golden", kind="rows", table="table.json", module="echoapp"),
+              Check(name="exact", kind="rows", table="table.json", module="echoapp"),
+              Check(name="lenient", kind="differential", table="table.json", module="echoapp"),
+              Check(name="wrong", kind="rows", table="wrong.json", module="echoapp")]
+    for c in checks:
+        c._root = tmp_path
+    v = grade(app, checks, cfg, dimensions=CHECKS)
+    assert [(r.name, r.passed) for r in v.check_results()] == [("golden", True), ("exact", True), ("lenient", True),
+                                                              ("wrong", False)]
+    assert "wrong `say 1`" in v.check_results()[-1].detail
+    assert backend.wrapped == 2  # the four fast paths in one box, the one disagreeing row's confirmation in another

@@ -404,3 +404,43 @@ def test_a_traceback_longer_than_the_stderr_kept_still_shows_as_a_traceback(tmp_
     graded = grade(tmp_path, toy, [row("recurse", step(["recurse"], stdout="x\n"))], problem=problem)
     [failed] = graded.summary["failed"]
     assert failed["problem"] == "printed a Python traceback", failed
+
+
+def boxes_for(tmp_path, ws, seen, timeout=120.0):
+    """A real check box for ``ws`` that appends each result to ``seen``."""
+    require_bwrap()
+    cfg = load_config(tmp_path, environ={}, overrides={"sandbox.backend": "bwrap", "checks.max_procs": 64})
+    box = GradingContext(workspace=ws, cfg=cfg).box
+
+    def run_box(command):
+        seen.append(box(command, timeout=timeout, output_cap=difftable.RESULT_CAP))
+        return seen[-1]
+
+    return run_box
+
+
+def test_tables_of_one_app_share_one_fast_path_box_and_each_keeps_its_own_verdict(tmp_path, toy):
+    seen: list = []
+    run_box = boxes_for(tmp_path, toy, seen)
+    good = {"module": "toy", "rows": GOOD[:6]}
+    mixed = {"module": "toy", "rows": [GOOD[6], row("wrong", step(["echo", "2"], stdout="3\n")), GOOD[7]]}
+    runs = difftable.together([good, mixed], run_box, timeout=120, whole_box=True)
+    assert len(seen) == 1 and all(runs)
+    assert sorted(runs[1].got) == [0, 1, 2]  # each table's rows by its own index
+    first = difftable.grade(good, run_box, timeout=120, whole_box=True, fast=runs[0])
+    assert first.summary == {"rows": 6, "failed": [], "unconfirmed": 0} and len(seen) == 1  # nothing to confirm
+    second = difftable.grade(mixed, run_box, timeout=120, whole_box=True, fast=runs[1])
+    assert [f["id"] for f in second.summary["failed"]] == ["wrong"] and len(seen) == 2  # its confirmation alone
+    assert difftable.summarize(second.summary)[1].startswith("1/3 golden rows differ: wrong `echo 2`")
+
+
+def test_a_table_the_shared_deadline_cut_is_run_alone_and_keeps_its_verdict(tmp_path, toy):
+    """One table's hang spends the shared box's time: the tables it cut get no fast path from it, and alone
+    each is graded as before (the good one passes)."""
+    seen: list = []
+    run_box = boxes_for(tmp_path, toy, seen, timeout=8.0)
+    hangs = {"module": "toy", "rows": [row("hang", step(["hang"]))]}
+    good = {"module": "toy", "rows": GOOD[:2]}
+    assert difftable.together([hangs, good], run_box, timeout=8.0, whole_box=True) == [None, None]
+    alone = difftable.grade(good, boxes_for(tmp_path, toy, seen), timeout=120, whole_box=True)
+    assert alone.summary == {"rows": 2, "failed": [], "unconfirmed": 0}
