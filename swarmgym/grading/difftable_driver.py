@@ -157,7 +157,8 @@ LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # what gettext.find
 def memoize_stdlib():
     """Cache three computations the standard library repeats in every step, as a fresh interpreter would:
     ``gettext.find`` in the interpreter's own locale folder (argparse translates every help string through
-    it: about a third of a step of an argparse app), the compiling of the methods ``dataclasses`` writes
+    it: about a third of a step of an argparse app; ``dgettext`` answers the message itself, without
+    raising and catching, when that finds no catalogue and nothing was bound or patched), the compiling of the methods ``dataclasses`` writes
     for each class (``exec`` of a source text) and ``shutil.get_terminal_size`` while stdout is a regular
     file (argparse asks it for every argument it adds; a step's stdout is a capture file, never a
     terminal).  Each gives what the uncached call gives: the key holds every input (domain, ``all``, the
@@ -178,6 +179,19 @@ def memoize_stdlib():
             return list(hit) if isinstance(hit, list) else hit
 
         gettext.find = cached_find
+        dgettext, translation = getattr(gettext, "dgettext", None), getattr(gettext, "translation", None)
+        if callable(dgettext) and callable(translation):
+
+            def cached_dgettext(domain, message):
+                # dgettext is translation(domain, bound folder) or the message itself when that raises OSError, as
+                # it does when find() finds no catalogue: said here without the raise (argparse asks per string)
+                if (gettext.find is cached_find and gettext.translation is translation
+                        and getattr(gettext, "_localedirs", {}).get(domain) is None
+                        and not cached_find(domain, None, None, True)):
+                    return message
+                return dgettext(domain, message)
+
+            gettext.dgettext = cached_dgettext
     if dataclasses is not None:
         codes: dict = {}
 

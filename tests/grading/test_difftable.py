@@ -91,6 +91,24 @@ TOY = textwrap.dedent('''
         found = gettext.find("toy")
         gettext._default_localedir = default
         print(os.path.relpath(found, args[1]) if found else "none")
+    elif cmd == "hello":  # "hello" through gettext.dgettext with LANGUAGE=args[0] in the folder args[1] ("make": xx's)
+        import gettext, struct
+        if args[2:] == ["make"]:  # a one-message catalogue, as msgfmt writes it
+            os.makedirs(os.path.join(args[1], "xx", "LC_MESSAGES"), exist_ok=True)
+            ids, strs = b"hello\\0", b"bonjour\\0"
+            head = struct.pack("7I", 0x950412de, 0, 1, 28, 36, 0, 0)
+            with open(os.path.join(args[1], "xx", "LC_MESSAGES", "toy.mo"), "wb") as f:
+                f.write(head + struct.pack("4I", 5, 44, 7, 44 + len(ids)) + ids + strs)
+        os.environ["LANGUAGE"], gettext._default_localedir = args[0], args[1]
+        print(gettext.dgettext("toy", "hello"))
+    elif cmd == "hello-own":  # a translation() of the app's own answers every message (put back after)
+        import gettext
+        class Own(gettext.NullTranslations):
+            def gettext(self, message):
+                return "own " + message
+        plain, gettext.translation = gettext.translation, lambda *a, **k: Own()
+        print(gettext.dgettext("toy", "hello"))
+        gettext.translation = plain
     elif cmd == "dataclass":  # same field text, different defaults: each class keeps its own
         A = dataclasses.make_dataclass("A", [("x", int, dataclasses.field(default=int(args[0])))])
         B = dataclasses.make_dataclass("A", [("x", int, dataclasses.field(default=int(args[1])))])
@@ -162,6 +180,10 @@ GOOD = [
     row("locale-per-language", step(["locale", "xx", "{dir}/loc", "make"], stdout="xx/LC_MESSAGES/toy.mo\n"),
         step(["locale", "xx", "{dir}"], stdout="none\n"),
         step(["locale", "yy", "{dir}/loc"], stdout="none\n"), step(["locale", "xx", "{dir}/loc"], stdout="xx/LC_MESSAGES/toy.mo\n")),
+    row("dgettext-per-folder", step(["hello", "xx", "{dir}/loc", "make"], stdout="bonjour\n"),
+        step(["hello", "xx", "{dir}"], stdout="hello\n"), step(["hello", "yy", "{dir}/loc"], stdout="hello\n"),
+        step(["hello", "xx", "{dir}/loc"], stdout="bonjour\n")),
+    row("dgettext-own-translation", step(["hello-own"], stdout="own hello\n"), step(["hello", "xx", "{dir}"], stdout="hello\n")),
     row("dataclass-methods", step(["dataclass", "1", "7"], stdout="A(x=1) A(x=7) True True\n"),
         step(["dataclass", "7", "1"], stdout="A(x=7) A(x=1) True True\n")),
     # rows that begin alike: each sees only its own steps' files, whichever runs first
