@@ -158,10 +158,10 @@ def memoize_stdlib():
     """Cache three computations the standard library repeats in every step, as a fresh interpreter would:
     ``gettext.find`` in the interpreter's own locale folder (argparse translates every help string through
     it: about a third of a step of an argparse app; ``dgettext`` answers the message itself, without
-    raising and catching, when that finds no catalogue and nothing was bound or patched), the compiling of the methods ``dataclasses`` writes
-    for each class (``exec`` of a source text) and ``shutil.get_terminal_size`` while stdout is a regular
-    file (argparse asks it for every argument it adds; a step's stdout is a capture file, never a
-    terminal).  Each gives what the uncached call gives: the key holds every input (domain, ``all``, the
+    raising and catching, when that finds no catalogue and nothing was bound or patched), the compiling
+    of the methods ``dataclasses`` writes for each class (``exec`` of a source text) and
+    ``shutil.get_terminal_size`` while stdout is a regular file (argparse asks it for every argument it
+    adds; a step's stdout is a capture file, never a terminal).  Each gives what the uncached call gives: the key holds every input (domain, ``all``, the
     default folder, the four locale variables — the folder is the interpreter's, read-only in the box; the
     text; ``COLUMNS``, ``LINES`` and the fallback), and one text compiles to one code object.  Only modules
     already imported (the stdlib's: the driver runs with ``-P``) are touched."""
