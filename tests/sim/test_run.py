@@ -51,10 +51,12 @@ def test_pinned_seed_and_start_reproduce_the_run_byte_for_byte_and_another_seed_
 
 @pytest.mark.slow  # three simulator runs, one at a slowed clock
 def test_no_seed_draws_a_fresh_one_per_run_and_reports_it(tmp_path):
+    # no fault drawn (SWARMGYM_SIM_FORCE=reference): a fresh seed draws the hang fault about 1 run in 100, and a
+    # wedged swarm never exits (tests/queue/test_hung_swarms.py holds the harness to killing it); the seed is drawn all the same
     seeds, sids = [], []
     for name in ("r1", "r2"):
-        ws, res = _run(tmp_path, name, SWARMGYM_SIM_SEED="")
-        assert res.returncode in (0, 1)
+        ws, res = _run(tmp_path, name, SWARMGYM_SIM_SEED="", SWARMGYM_SIM_FORCE="reference")
+        assert res.returncode == 0, res.stderr[-500:]
         line = next(x for x in res.stderr.splitlines() if x.startswith("[swarm] seed "))
         sidecar = json.loads(next((ws / ".swarm").glob("run-*.sim.json")).read_text())
         assert line.split()[2] == sidecar["seed"] and sidecar["pinned"] is False
@@ -63,7 +65,7 @@ def test_no_seed_draws_a_fresh_one_per_run_and_reports_it(tmp_path):
     assert seeds[0] != seeds[1]
     assert len(sids) == len(set(sids))  # the second run never overwrites the first's sessions
     assert all(re.fullmatch(r"\d{8}_\d+", s) for s in sids)  # goose's id form: date + counter
-    _, replay = _run(tmp_path, "r3", SWARMGYM_SIM_SEED=seeds[0])
+    _, replay = _run(tmp_path, "r3", SWARMGYM_SIM_SEED=seeds[0], SWARMGYM_SIM_FORCE="reference")
     assert f"[swarm] seed {seeds[0]} (pinned" in replay.stderr
 
 
