@@ -7,7 +7,7 @@ the driver's own batches), and the CPU seconds of the driver and every process i
 user + system; ``--isolation none`` by default, so nothing is reaped out of sight), medians of ``--reps``
 runs, the two ways interleaved.
 
-    python benchmarks/prefixes.py [--suite bench-v5] [--spec fsm ...] [--reps 3] [--isolation none] [--json]
+    python benchmarks/prefixes.py [--suite bench-v6] [--spec fsm ...] [--reps 3] [--isolation none] [--json]
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def cpu_of(command: str, ws: Path) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--suite", default="bench-v5", help="the suite whose tables run (default bench-v5)")
+    ap.add_argument("--suite", default="bench-v6", help="the suite whose tables run (default bench-v6)")
     ap.add_argument("--spec", action="append", help="spec ids (default: every spec)")
     ap.add_argument("--reps", type=int, default=3, help="runs per way (default 3)")
     ap.add_argument("--isolation", default="none", help="the box's backend (default none: every process's CPU seen)")

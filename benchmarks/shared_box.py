@@ -7,7 +7,7 @@ For every spec: the table checks and rows, the boxes each way, and the CPU secon
 (children's user + system; ``--isolation none`` by default, so nothing is reaped out of sight), medians of
 ``--reps`` runs, the two ways interleaved.  Both ways must give the same verdicts (the reference passes).
 
-    python benchmarks/shared_box.py [--suite bench-v5] [--spec fsm ...] [--reps 3] [--isolation none] [--json]
+    python benchmarks/shared_box.py [--suite bench-v6] [--spec fsm ...] [--reps 3] [--isolation none] [--json]
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def cpu_of(fn) -> tuple[float, list[bool]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--suite", default="bench-v5", help="the suite (default bench-v5)")
+    ap.add_argument("--suite", default="bench-v6", help="the suite (default bench-v6)")
     ap.add_argument("--spec", action="append", help="spec ids (default: every spec with two or more table checks)")
     ap.add_argument("--reps", type=int, default=3, help="runs per way (default 3)")
     ap.add_argument("--isolation", default="none", help="the check boxes' backend (default none)")

@@ -231,9 +231,9 @@ class Config(_Section):
                                               "runs/, apps/ live")
     suites_dir: Path = Field(default_factory=packaged_suites_dir,
                              description="where suites are looked up by name; default: the suites shipped with swarmgym")
-    suite: str = Field("bench-v5", description="the suite (a name under suites_dir, or a suite folder) that bench, "
-                                               "enqueue, compare, verify, regrade and the suite commands use; bench-v4, "
-                                               "bench-v3, bench-v2 and bench-v1 stay loadable")
+    suite: str = Field("bench-v6", description="the suite (a name under suites_dir, or a suite folder) that bench, "
+                                               "enqueue, compare, verify, regrade and the suite commands use; bench-v5, "
+                                               "bench-v4, bench-v3, bench-v2 and bench-v1 stay loadable")
     secrets: list[str] = Field(default_factory=list, description="extra env var names never passed to model-written code")
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
     swarm: SwarmConfig = Field(default_factory=SwarmConfig)

@@ -40,18 +40,18 @@ def ledger_lines(home):
     return [x for x in lines if x["kind"] == "session"]  # a finished campaign adds its campaign record
 
 
-@pytest.mark.slow  # full bench-v5 jobs
-def test_light_bench_runs_every_bench_v5_spec_once_and_leaves_ledger_benchmark_md_and_reports(tmp_path):
-    """The README's main command: the default suite is bench-v5, light runs each of its nine specs once (a fleet
+@pytest.mark.slow  # full bench-v6 jobs
+def test_light_bench_runs_every_bench_v6_spec_once_and_leaves_ledger_benchmark_md_and_reports(tmp_path):
+    """The README's main command: the default suite is bench-v6, light runs each of its nine specs once (a fleet
     without faults: every app is the reference, graded without a row to confirm, and no run hangs)."""
     fleet = write_fleet(tmp_path / "fleet.yaml", faults={"mlx": dict.fromkeys(FAULT_KINDS, 0.0)})
     r = swarmgym(tmp_path, "bench", "--tier", "light", "--variant", "mlx", "--swarm", "sim", "--parallel", "2",
                  env={"SWARMGYM_SIM_FLEET": str(fleet)})
     assert r.returncode == 0, r.stderr
     recs = ledger_lines(tmp_path)
-    assert sorted(x["spec"] for x in recs) == sorted(s.id for s in load_suite("bench-v5").specs)
+    assert sorted(x["spec"] for x in recs) == sorted(s.id for s in load_suite("bench-v6").specs)
     assert len(recs) == 9 and {"crud", "compute", "txn", "extend"} <= {x["spec"] for x in recs}
-    assert all(x["suite"] == "bench-v5" and x["suite_hash"] == load_suite("bench-v5").hash for x in recs)
+    assert all(x["suite"] == "bench-v6" and x["suite_hash"] == load_suite("bench-v6").hash for x in recs)
     assert all(x["mode"] == "benchmark" for x in recs)
     assert (tmp_path / "runs" / "BENCHMARK.md").read_text().startswith("# Benchmark")
     assert len(list((tmp_path / "runs").glob("*/report.html"))) == 9

@@ -101,7 +101,7 @@ def test_tier_sizes_in_help_come_from_the_suite(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     nine = " ".join(swarmgym(home, "enqueue", "--help").stdout.split())
-    assert "suite bench-v5, 9 specs: smoke 1x1, light 9x1, medium 9x2, high 9x4, extreme 9x4" in nine
+    assert "suite bench-v6, 9 specs: smoke 1x1, light 9x1, medium 9x2, high 9x4, extreme 9x4" in nine
     three = " ".join(swarmgym(home, "bench", "--help", SWARMGYM_SUITE="bench-v2").stdout.split())
     assert "suite bench-v2, 3 specs: smoke 1x1, light 3x1, medium 3x5, high 3x10, extreme 3x10" in three
 

@@ -1,0 +1,3 @@
+"""invtrack: a small inventory store backed by SQLite."""
+
+__version__ = "1.0.0"

@@ -1,0 +1,5 @@
+import sys
+
+from invtrack.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""libloan: a library loans manager."""

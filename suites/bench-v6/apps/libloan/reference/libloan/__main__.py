@@ -1,0 +1,5 @@
+import sys
+
+from libloan.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""orderfsm: an order-lifecycle tracker, a state machine persisted in SQLite."""

@@ -1,0 +1,5 @@
+import sys
+
+from orderfsm.cli import main
+
+sys.exit(main())

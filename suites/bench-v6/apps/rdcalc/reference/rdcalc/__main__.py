@@ -1,0 +1,5 @@
+import sys
+
+from rdcalc.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""splitpay: an expense-sharing ledger in exact cents."""

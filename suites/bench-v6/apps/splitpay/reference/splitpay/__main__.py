@@ -1,0 +1,5 @@
+import sys
+
+from splitpay.cli import main
+
+sys.exit(main())

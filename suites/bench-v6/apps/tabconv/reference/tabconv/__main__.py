@@ -1,0 +1,5 @@
+import sys
+
+from tabconv.cli import main
+
+sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from todokit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""todokit: a small to-do list kept in a JSON file."""

@@ -1,0 +1,1 @@
+"""txkvbench: a transactional key-value store with nested transactions."""

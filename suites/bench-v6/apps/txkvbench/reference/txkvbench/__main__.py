@@ -1,0 +1,5 @@
+import sys
+
+from txkvbench.cli import main
+
+sys.exit(main())
