@@ -12,7 +12,6 @@ runs, the two ways interleaved.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -29,14 +28,6 @@ from swarmgym.config import load_config
 from swarmgym.grading import difftable
 from swarmgym.isolation.sandbox import Limits, run_sandboxed
 from swarmgym.suitekit.suite import TABLE_KINDS, load_suite, materialize
-
-
-def driver():
-    """The driver's source as a module (it is stdlib only and runs nothing at import)."""
-    spec = importlib.util.spec_from_file_location("difftable_driver", difftable.DRIVER)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
 
 
 def steps_run(drv, rows: list[dict]) -> int:
@@ -62,7 +53,7 @@ def main() -> int:
     args = ap.parse_args()
     cfg = load_config(Path(tempfile.mkdtemp(prefix="swarmgym-bench-prefixes-")), environ={},
                       overrides={"sandbox.backend": args.isolation})
-    suite, drv, out = load_suite(args.suite, cfg.suites_dir), driver(), []
+    suite, drv, out = load_suite(args.suite, cfg.suites_dir), difftable.driver_module(), []
     for spec in suite.specs:
         if args.spec and spec.id not in args.spec:
             continue

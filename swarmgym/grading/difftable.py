@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import importlib.util
 import json
 import time
 import zlib
@@ -85,6 +86,15 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
     return {"module": table["module"], "mode": mode, "rows": picked, "step_timeout": step_timeout,
             "deadline_s": deadline_s, "deadline_at": deadline_at, "whole_box": whole_box,
             "steps_per_fork": steps_per_fork, "share": share, **({"cpu_baseline": True} if budgeted else {})}
+
+
+def driver_module() -> Any:
+    """The driver as a module of this process (stdlib only; it runs nothing at import): its plan — which steps the
+    fast path runs for a table (``batches``, ``prefixes``) — for benchmarks and tests."""
+    spec = importlib.util.spec_from_file_location("difftable_driver", DRIVER)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
 
 
 @functools.cache

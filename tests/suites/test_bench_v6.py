@@ -12,7 +12,7 @@ from swarmgym.config import load_config
 from swarmgym.grading import difftable
 from swarmgym.suitekit.coverage import coverage
 from swarmgym.suitekit.suite import TABLE_KINDS, materialize, seed_workspace
-from tests.support.benches import INDEPENDENT, STYLES, V3, V5, V6, driver_module
+from tests.support.benches import INDEPENDENT, STYLES, V3, V5, V6
 from tests.support.grading import check_results
 
 REDRAWN = {("fsm", "golden_table"), ("crud", "golden_table"), ("txn", "golden_table"), ("modular", "golden_table"),
@@ -27,7 +27,7 @@ def rows_of(suite, spec_id, name):
 
 def steps_run(rows):
     """The steps the driver's fast path runs for ``rows``, prefixes shared within its batches."""
-    drv = driver_module()
+    drv = difftable.driver_module()
     box = difftable.box_inputs({"module": "m", "rows": rows}, range(len(rows)))["rows"]
     return sum(len({p for row in batch for p in drv.prefixes(row, True)})
                for batch in drv.batches(box, difftable.STEPS_PER_FORK, share=True))

@@ -10,7 +10,6 @@ from typing import Any
 
 from swarmgym import REPO_ROOT
 from swarmgym.config import Config
-from swarmgym.grading import difftable
 from swarmgym.suitekit.suite import TABLE_KINDS, Suite, load_suite
 from tests.support.grading import check_results
 
@@ -31,16 +30,6 @@ def failed_checks(suite: Suite, spec_id: str, names: list[str], ws: Path, cfg: C
 def row_ids(*ids: str) -> Callable[[dict[str, Any]], bool]:
     """A ``row_filter`` keeping the rows ``ids``."""
     return lambda row: row["id"] in ids
-
-
-def driver_module() -> Any:
-    """The fast path's driver as a module (stdlib only; it runs nothing at import): its prefix-sharing plan."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("difftable_driver", difftable.DRIVER)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
 
 
 @cache
