@@ -22,8 +22,9 @@ bench-v5's rows were drawn one at a time: a row of seven steps costs seven steps
    chosen row whole (a row is a sequence no other row repeats): first those killing the most still-living mutants per step
    they add to the tree, until every mutant bench-v5's table kills is killed; then, for every (requirement,
    edge class) pair a bench-v5 row samples, the cheapest row sampling it (so coverage keeps every hole
-   closed, the ``largest`` rows with their CPU budgets among them); then leaves, cheapest first and
-   spread over the commands, until the table has :data:`ROW_GOAL` times bench-v3's rows.
+   closed, the ``largest`` rows with their CPU budgets among them); then leaves, cheapest first, among those
+   the ones giving the app an input no chosen row gives it, spread over the commands, until the table has
+   :data:`ROW_GOAL` times bench-v3's rows.
 
 A chosen bench-v5 row is kept word for word (its id and frozen steps); a tree row's id is
 ``tree-<spine>-<k>-<leaf>``.  ``--check`` redraws in memory and compares with the frozen tables.
@@ -185,9 +186,16 @@ def choose(old: list[dict[str, Any]], tree: list[dict[str, Any]], kills: dict[in
         argv = [a for a in pool[n]["steps"][-1]["argv"] if not a.startswith("{") and not a.startswith("-")]
         return argv[0] if argv else ""
 
+    asked = {json.dumps(st["argv"]) for n in chosen for st in pool[n]["steps"]}
+
+    def asks_anew(n: int) -> int:
+        """0 if a step of row ``n`` gives the app an input no chosen row gives it, else 1 (new inputs first)."""
+        return 0 if any(json.dumps(st["argv"]) not in asked for st in pool[n]["steps"]) else 1
+
     while len(chosen) < goal and any(map(open_, leaves)):
-        best = min((n for n in leaves if open_(n)), key=lambda n: (cost(n), used.get(command(n), 0)))
+        best = min((n for n in leaves if open_(n)), key=lambda n: (cost(n), asks_anew(n), used.get(command(n), 0)))
         used[command(best)] = used.get(command(best), 0) + 1
+        asked.update(json.dumps(st["argv"]) for st in pool[best]["steps"])
         take(best)
     return [pool[n] for n in sorted(chosen)]
 
