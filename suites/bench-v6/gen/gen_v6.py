@@ -29,7 +29,8 @@ bench-v5's rows were drawn one at a time: a row of seven steps costs seven steps
 A chosen bench-v5 row is kept word for word (its id and frozen steps); a tree row's id is
 ``tree-<spine>-<k>-<leaf>``.  ``--check`` redraws in memory and compares with the frozen tables.
 
-    python3 suites/bench-v6/gen/gen_v6.py           # from the repository root (about 25 minutes on 2 cores)
+    python3 suites/bench-v6/gen/gen_v6.py --cache DIR   # from the repository root (about 40 minutes on 2 cores;
+                                                     # with DIR kept, a change to the choice alone takes a minute)
 """
 from __future__ import annotations
 
