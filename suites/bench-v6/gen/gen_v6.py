@@ -1,5 +1,5 @@
-"""bench-v6's redrawn tables (seed 2026): bench-v5's golden tables of the specs whose rows are command sequences,
-drawn again as a tree, so that rows sharing a prefix of commands share its run (issue #30).
+"""bench-v6's redrawn tables (seed 2026): bench-v5's tables (both tiers) of the specs whose rows are command
+sequences, drawn again as a tree, so that rows sharing a prefix of commands share its run (issue #30).
 
 bench-v5's rows were drawn one at a time: a row of seven steps costs seven steps, and few rows begin alike
 (sharing prefixes runs 92 % of their steps).  Here every row is a path through one tree:
@@ -57,9 +57,10 @@ from swarmgym.suitekit.suite import load_suite, materialize  # noqa: E402
 SEED = 2026
 V3 = SUITE.parent / "bench-v3" / "tables"
 V5 = SUITE.parent / "bench-v5" / "tables"
-#: the tables redrawn (each table of a spec whose rows are command sequences) -> the spec's id
+#: the tables redrawn (each table of a spec whose rows are command sequences, both tiers) -> the spec's id
 REDRAWN = {"orderfsm": "fsm", "invtrack": "crud", "txkvbench": "txn", "libloan": "modular", "splitpay": "money",
-           "todokit": "extend", "todokit-old": "extend"}
+           "todokit": "extend", "todokit-old": "extend", "orderfsm-hard": "fsm", "invtrack-hard": "crud",
+           "txkvbench-hard": "txn", "libloan-hard": "modular", "splitpay-hard": "money", "todokit-hard": "extend"}
 #: apps that must answer every row of a table as the reference does (the starter: the old behaviour kept)
 AGREE = {"todokit-old": ["starter"]}
 #: an independent correct app per app (written from the prompt alone; every row it fails asks too much)
