@@ -88,8 +88,9 @@ def box_inputs(table: dict[str, Any], rows: Sequence[int], mode: str = "fork", *
             "steps_per_fork": steps_per_fork, "share": share, **({"cpu_baseline": True} if budgeted else {})}
 
 
+@functools.cache
 def driver_module() -> Any:
-    """The driver as a module of this process (stdlib only; it runs nothing at import): its plan — which steps the
+    """The driver as a module of this process, loaded once (stdlib only; it runs nothing at import): its plan — which steps the
     fast path runs for a table (``batches``, ``prefixes``) — for benchmarks and tests."""
     spec = importlib.util.spec_from_file_location("difftable_driver", DRIVER)
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]

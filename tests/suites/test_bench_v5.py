@@ -1,5 +1,5 @@
-"""bench-v5 (the default before bench-v6): bench-v4 word for word (prompts, references, checks, every row and mutant) plus the
-rows and edge mutants of eleven edge classes that cut across every spec; frozen as verified."""
+"""bench-v5 (the default before bench-v6): bench-v4 word for word (prompts, references, checks, every row and
+mutant) plus the rows and edge mutants of eleven edge classes that cut across every spec; frozen as verified."""
 from __future__ import annotations
 
 import json
