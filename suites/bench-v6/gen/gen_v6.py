@@ -84,6 +84,7 @@ def unfrozen(st: dict[str, Any]) -> dict[str, Any]:
 
 
 def step_key(st: dict[str, Any]) -> str:
+    """What a step gives the app: its arguments (every step here has no stdin, folder or files)."""
     return json.dumps(st["argv"])
 
 
@@ -188,16 +189,16 @@ def choose(old: list[dict[str, Any]], tree: list[dict[str, Any]], kills: dict[in
         argv = [a for a in pool[n]["steps"][-1]["argv"] if not a.startswith("{") and not a.startswith("-")]
         return argv[0] if argv else ""
 
-    asked = {json.dumps(st["argv"]) for n in chosen for st in pool[n]["steps"]}
+    asked = {step_key(st) for n in chosen for st in pool[n]["steps"]}
 
     def asks_anew(n: int) -> int:
         """0 if a step of row ``n`` gives the app an input no chosen row gives it, else 1 (new inputs first)."""
-        return 0 if any(json.dumps(st["argv"]) not in asked for st in pool[n]["steps"]) else 1
+        return 0 if any(step_key(st) not in asked for st in pool[n]["steps"]) else 1
 
     while len(chosen) < goal and any(map(open_, leaves)):
         best = min((n for n in leaves if open_(n)), key=lambda n: (cost(n), asks_anew(n), used.get(command(n), 0)))
         used[command(best)] = used.get(command(best), 0) + 1
-        asked.update(json.dumps(st["argv"]) for st in pool[best]["steps"])
+        asked.update(step_key(st) for st in pool[best]["steps"])
         take(best)
     return [pool[n] for n in sorted(chosen)]
 
@@ -205,18 +206,17 @@ def choose(old: list[dict[str, Any]], tree: list[dict[str, Any]], kills: dict[in
 def redraw(name: str, workers: int = 2, cache: Path | None = None) -> list[dict[str, Any]]:
     """The chosen rows of the table ``name`` (``cache``: a folder keeping the answered tree and the mutants' kills,
     so a change to the choice alone needs no new run)."""
-    rng = random.Random(f"{SEED}-{name}")
     old = json.loads((V5 / f"{name}.json").read_text())["rows"]
     kept = cache / f"{name}.json" if cache else None
     if kept and kept.is_file():
         tree, kills = json.loads(kept.read_text())
         kills = {int(n): set(k) for n, k in kills.items()}
     else:
-        tree, kills = answered(name, old, rng, workers)
+        tree, kills = answered(name, old, random.Random(f"{SEED}-{name}"), workers)
         if kept:
             kept.write_text(json.dumps([tree, {n: sorted(k) for n, k in kills.items()}]))
     goal = round(ROW_GOAL * len(json.loads((V3 / f"{name}.json").read_text())["rows"]))
-    chosen = choose(old, tree, kills, goal, rng)
+    chosen = choose(old, tree, kills, goal, random.Random(f"{SEED}-{name}"))  # its own: a cached tree draws alike
     mutants = set().union(*kills.values()) if kills else set()
     print(f"{name}: {len(chosen)} rows ({sum(1 for r in chosen if not r['id'].startswith('tree-'))} from bench-v5), "
           f"{len(mutants)} mutants killed as bench-v5's table kills them")
